@@ -1,0 +1,50 @@
+# Two commands: `make run` and `make test`. Only Python 3.11+ is needed on the machine.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PACK ?= alegre
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test test-fast e2e lint format bench migrations-check deploy-check clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## make run: install, migrate, load the pack and demo data, serve with worker and beat.
+run: install
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_regulation $(PACK)
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo
+	DEBUG=$${DEBUG:-1} BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) bash bin/serve
+
+## make test: install what tests need and run the whole suite (e2e when Chromium is present).
+test: install
+	PORTAL_TESTING=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check . || true
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+migrations-check: install
+	PORTAL_TESTING=1 $(BIN)/python manage.py makemigrations --check --dry-run
+
+deploy-check: install
+	DEBUG=0 SECRET_KEY=$$(head -c 48 /dev/urandom | base64) ALLOWED_HOSTS=portal.example SITE_URL=https://portal.example \
+	  $(BIN)/python manage.py check --deploy --fail-level WARNING
+
+bench: install
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf var/celery-queue var/screenshots .pytest_cache

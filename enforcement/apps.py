@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class EnforcementConfig(AppConfig):
+    name = "enforcement"
+    verbose_name = "Fiscalização"

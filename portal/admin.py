@@ -1,0 +1,142 @@
+"""Django admin, open only to the admin role. Audit entries are read-only."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+
+from portal import regulation
+from portal.audit import audit_log
+from portal.models import (
+    AuditEntry,
+    FiscalUnitValue,
+    JobRun,
+    Municipality,
+    Notification,
+    RegulationParameter,
+    User,
+)
+from portal.roles import Role, has_role
+
+
+def _admin_has_permission(request) -> bool:
+    user = request.user
+    return bool(user.is_active and user.is_authenticated and user.is_staff and has_role(user, Role.ADMIN))
+
+
+admin.site.has_permission = _admin_has_permission
+admin.site.site_header = "Administração do portal de táxi e mototáxi"
+admin.site.site_title = "Administração"
+
+
+class RoleAdmin(admin.ModelAdmin):
+    """Model admin whose rights follow the admin role, not Django's per-model permissions."""
+
+    def has_module_permission(self, request):
+        return _admin_has_permission(request)
+
+    def has_view_permission(self, request, obj=None):
+        return _admin_has_permission(request)
+
+    def has_add_permission(self, request):
+        return _admin_has_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return _admin_has_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyAdmin(RoleAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(User)
+class UserAdmin(RoleAdmin, BaseUserAdmin):
+    list_display = ("username", "name", "email", "is_active", "is_staff")
+    search_fields = ("username", "name", "email", "cpf")
+    fieldsets = BaseUserAdmin.fieldsets + (
+        ("Dados da pessoa", {"fields": ("name", "cpf", "phone", "birth_date", "registration_number")}),
+    )
+
+
+@admin.register(Municipality)
+class MunicipalityAdmin(RoleAdmin):
+    list_display = ("name", "uf", "slug", "population", "population_year", "is_active", "version")
+    readonly_fields = ("slug", "pack", "pack_digest", "is_active", "version", "loaded_at")
+    fields = (
+        "slug", "name", "uf", "ibge_code", "time_zone", "office", "authority", "contact_email",
+        "contact_phone", "complaints_phone", "population", "population_source", "population_year",
+        "is_active", "version", "loaded_at",
+    )
+
+    def has_add_permission(self, request):
+        return False  # packs are loaded with `manage.py load_regulation`
+
+    def save_model(self, request, obj, form, change):
+        obj.version += 1
+        super().save_model(request, obj, form, change)
+        audit_log(actor=request.user, obj=obj, action="municipality_changed", reason="Alterado no admin",
+                  data={"changed": form.changed_data})
+        regulation.invalidate()
+
+
+@admin.register(RegulationParameter)
+class RegulationParameterAdmin(RoleAdmin):
+    """A decree changes a value by adding a version with its effective date; old ones stay."""
+
+    list_display = ("key", "value", "effective_from", "is_example", "legal_basis", "source")
+    list_filter = ("is_example", "source")
+    search_fields = ("key", "legal_basis")
+    fields = ("municipality", "key", "value", "effective_from", "legal_basis", "is_example")
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None and _admin_has_permission(request)
+
+    def save_model(self, request, obj, form, change):
+        obj.source = "admin"
+        obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+        audit_log(actor=request.user, obj=obj, action="parameter_version_added", reason=obj.legal_basis,
+                  data={"key": obj.key, "value": obj.value, "effective_from": obj.effective_from.isoformat()})
+        regulation.invalidate()
+
+
+@admin.register(FiscalUnitValue)
+class FiscalUnitValueAdmin(RegulationParameterAdmin):
+    list_display = ("name", "value", "effective_from", "is_example", "legal_basis")
+    list_filter = ("is_example",)
+    search_fields = ("name",)
+    fields = ("municipality", "name", "long_name", "value", "effective_from", "legal_basis", "is_example")
+
+    def save_model(self, request, obj, form, change):
+        admin.ModelAdmin.save_model(self, request, obj, form, change)
+        audit_log(actor=request.user, obj=obj, action="fiscal_unit_value_added", reason=obj.legal_basis,
+                  data={"value": str(obj.value), "effective_from": obj.effective_from.isoformat()})
+        regulation.invalidate()
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ("at", "actor_label", "action", "object_type", "object_repr", "from_state", "to_state")
+    list_filter = ("action", "object_type")
+    search_fields = ("object_repr", "actor_label", "reason")
+
+    def get_actions(self, request):
+        return {}
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "recipient", "subject", "email_status", "read_at")
+    list_filter = ("email_status",)
+
+
+@admin.register(JobRun)
+class JobRunAdmin(ReadOnlyAdmin):
+    list_display = ("name", "started_at", "finished_at", "changed", "failures")

@@ -1,0 +1,181 @@
+"""API v1 base: error format, role permissions, token login, public sign-up."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.response import Response
+from rest_framework.views import APIView
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
+from portal.roles import Role, has_role
+
+
+def rule_response(violation: RuleViolation) -> Response:
+    return Response(
+        {"errors": {violation.field: [str(violation)]}, "rule": violation.as_dict()},
+        status=status.HTTP_409_CONFLICT if violation.conflict else status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, RuleViolation):
+        return rule_response(exc)
+    if isinstance(exc, RuleViolations):
+        errors: dict[str, list[str]] = {}
+        for v in exc.violations:
+            errors.setdefault(v.field, []).append(str(v))
+        first = exc.violations[0]
+        code = status.HTTP_409_CONFLICT if all(v.conflict for v in exc.violations) else status.HTTP_400_BAD_REQUEST
+        return Response(
+            {"errors": errors, "rule": first.as_dict(), "rules": [v.as_dict() for v in exc.violations]},
+            status=code,
+        )
+    if isinstance(exc, InvalidTransition):
+        return Response({"errors": {exc.field: [exc.message]}}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, DjangoValidationError):
+        if hasattr(exc, "message_dict"):
+            errors = {k if k != "__all__" else "non_field_errors": v for k, v in exc.message_dict.items()}
+        else:
+            errors = {"non_field_errors": exc.messages}
+        return Response({"errors": errors}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, DjangoPermissionDenied):
+        return Response({"errors": {"detail": ["Sem permissão para esta ação."]}}, status=403)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    data = response.data
+    if isinstance(exc, serializers.ValidationError):
+        if isinstance(data, list):
+            data = {"non_field_errors": data}
+        response.data = {"errors": data}
+    elif isinstance(data, dict) and "detail" in data:
+        response.data = {"errors": {"detail": [str(data["detail"])]}, "detail": str(data["detail"])}
+    return response
+
+
+def role_permission(*roles: str) -> type[permissions.BasePermission]:
+    """A DRF permission class that admits only the given roles (403 for others)."""
+
+    class HasRole(permissions.BasePermission):
+        message = "Seu perfil não pode realizar esta ação."
+
+        def has_permission(self, request, view):
+            return bool(request.user and request.user.is_authenticated and has_role(request.user, *roles))
+
+    HasRole.__name__ = "HasRole_" + "_".join(str(r) for r in roles)
+    return HasRole
+
+
+IsClerk = role_permission(Role.CLERK, Role.ADMIN)
+IsAgent = role_permission(Role.AGENT)
+IsJudge = role_permission(Role.JUDGE)
+IsApplicant = role_permission(Role.APPLICANT)
+IsStaff = role_permission(Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN)
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField(label="usuário ou CPF", max_length=150)
+    password = serializers.CharField(label="senha", max_length=256, trim_whitespace=False)
+
+
+class TokenResponseSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class TokenView(APIView):
+    """POST /api/v1/auth/token/ — exchange username (or CPF) and password for a token."""
+
+    authentication_classes: list = []
+    permission_classes = [permissions.AllowAny]
+    throttle_scope = "login"
+
+    def get_throttles(self):
+        from rest_framework.throttling import ScopedRateThrottle
+
+        return [ScopedRateThrottle()]
+
+    @extend_schema(request=TokenRequestSerializer, responses={200: TokenResponseSerializer})
+    def post(self, request):
+        serializer = TokenRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        from portal.auth import LOCKOUT_MESSAGE
+
+        user = authenticate(
+            request._request,
+            username=serializer.validated_data["username"],
+            password=serializer.validated_data["password"],
+        )
+        if getattr(request._request, "axes_locked_out", False):
+            return Response(
+                {"errors": {"non_field_errors": [LOCKOUT_MESSAGE]}},
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+            )
+        if user is None:
+            return Response(
+                {"errors": {"non_field_errors": ["Usuário ou senha incorretos."]}},
+                status=status.HTTP_401_UNAUTHORIZED,
+            )
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class SignupSerializer(serializers.Serializer):
+    cpf = serializers.CharField(label="CPF", max_length=20)
+    name = serializers.CharField(label="nome completo", max_length=200)
+    email = serializers.EmailField(label="e-mail", max_length=254)
+    password = serializers.CharField(label="senha", max_length=256, write_only=True, trim_whitespace=False)
+    birth_date = serializers.DateField(label="data de nascimento")
+    phone = serializers.CharField(label="telefone", max_length=20, required=False, allow_blank=True)
+
+
+class SignupView(APIView):
+    """POST /api/v1/accounts/ — public sign-up of a requerente."""
+
+    authentication_classes: list = []
+    permission_classes = [permissions.AllowAny]
+    throttle_scope = "signup"
+
+    def get_throttles(self):
+        from rest_framework.throttling import ScopedRateThrottle
+
+        return [ScopedRateThrottle()]
+
+    @extend_schema(request=SignupSerializer, responses={201: None})
+    def post(self, request):
+        from portal.services import applicant_sign_up
+
+        serializer = SignupSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        with transaction.atomic():
+            user = applicant_sign_up(**serializer.validated_data)
+        return Response(
+            {"id": user.pk, "username": user.username, "name": user.name, "email": user.email},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    roles = serializers.ListField(child=serializers.CharField())
+
+
+class MeView(APIView):
+    """GET /api/v1/me/ — who is signed in, with roles."""
+
+    @extend_schema(responses={200: MeSerializer})
+    def get(self, request):
+        from portal.roles import user_roles
+
+        u = request.user
+        return Response(
+            {"id": u.pk, "username": u.username, "name": u.display_name, "roles": sorted(user_roles(u))}
+        )

@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class PortalConfig(AppConfig):
+    name = "portal"
+    verbose_name = "Portal"
+
+    def ready(self) -> None:
+        from portal import menu
+
+        menu.register(
+            menu.MenuItem("Início", "home", (), order=0),
+            menu.MenuItem("Meu painel", "dashboard", ("*",), order=1),
+            menu.MenuItem("Notificações", "notifications", ("*",), order=90),
+            menu.MenuItem("Legislação", "legislation", (), order=95),
+        )

@@ -1,0 +1,31 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from portal import regulation
+
+
+class Command(BaseCommand):
+    help = "Carrega (ou atualiza) um pacote de regulamentação e o torna ativo. Idempotente."
+
+    def add_arguments(self, parser):
+        parser.add_argument("pack", help=f"um de: {', '.join(regulation.available_packs())}")
+        parser.add_argument("--population", type=int, help="população a usar (substitui a do pacote)")
+
+    def handle(self, *args, pack: str, population: int | None = None, **options):
+        if population is not None and population <= 0:
+            raise CommandError("--population deve ser um número inteiro positivo.")
+        try:
+            result = regulation.load_pack(pack, population=population)
+        except regulation.PackError as exc:
+            raise CommandError(str(exc)) from exc
+        active = regulation.current()
+        state = "criado" if result.created else ("atualizado" if result.changed_params else "sem mudanças")
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Pacote {pack} ({active.display_name}) {state}; ativo; população {active.population}; "
+                f"{result.changed_params} parâmetro(s) alterado(s)."
+            )
+        )
+        from portal.hooks import pack_loaded_callbacks
+
+        for callback in pack_loaded_callbacks():
+            callback(result)

@@ -1,0 +1,46 @@
+import os
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from portal.hooks import demo_seeds
+from portal.roles import Role
+
+# Demo people: valid CPFs generated for testing (not real people).
+DEMO_USERS = [
+    ("requerente", Role.APPLICANT, "Maria da Silva Demonstração", "52998224725", ""),
+    ("atendente", Role.CLERK, "Ana Atendente Demonstração", None, ""),
+    ("agente", Role.AGENT, "Carlos Agente Demonstração", None, "AG-0042"),
+    ("julgador", Role.JUDGE, "Júlia Julgadora Demonstração", None, ""),
+    ("admin", Role.ADMIN, "Administrador Demonstração", None, ""),
+]
+
+
+class Command(BaseCommand):
+    help = "Cria usuários de demonstração (um por perfil) e alguns registros. Idempotente."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        password = os.environ.get("DEMO_PASSWORD") or settings.DEMO_PASSWORD
+        User = get_user_model()
+        users = {}
+        for username, role, name, cpf, registration in DEMO_USERS:
+            user, created = User.objects.get_or_create(
+                username=username,
+                defaults={"name": name, "email": f"{username}@demo.prefeitura.example", "cpf": cpf,
+                          "registration_number": registration},
+            )
+            if created or not user.check_password(password):
+                user.set_password(password)
+            user.is_staff = role == Role.ADMIN
+            user.save()
+            user.groups.add(Group.objects.get(name=role))
+            users[username] = user
+        for seed in demo_seeds():
+            seed(users, self.stdout)
+        self.stdout.write(self.style.SUCCESS(
+            "Usuários de demonstração prontos: " + ", ".join(u for u, *_ in DEMO_USERS) + " (senha: DEMO_PASSWORD)."
+        ))

@@ -1,0 +1,42 @@
+"""Navigation by role. Each app registers its entries here (only built features appear)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.urls import NoReverseMatch, reverse
+
+from portal.roles import has_role
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    label: str
+    url_name: str
+    roles: tuple[str, ...]  # empty = everyone (public); "*" = any signed-in user
+    order: int = 100
+
+
+_ITEMS: list[MenuItem] = []
+
+
+def register(*items: MenuItem) -> None:
+    for item in items:
+        if item not in _ITEMS:
+            _ITEMS.append(item)
+
+
+def items_for(user) -> list[dict]:
+    out = []
+    for item in sorted(_ITEMS, key=lambda i: (i.order, i.label)):
+        if item.roles == ("*",):
+            if not user.is_authenticated:
+                continue
+        elif item.roles and not has_role(user, *item.roles):
+            continue
+        try:
+            url = reverse(item.url_name)
+        except NoReverseMatch:
+            continue
+        out.append({"label": item.label, "url": url, "url_name": item.url_name})
+    return out

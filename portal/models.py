@@ -1,0 +1,276 @@
+"""Base models: people, the municipality and its regulation pack, audit, numbering, notices."""
+
+from __future__ import annotations
+
+import pgtrigger
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+
+from portal.validators import validate_cpf
+
+
+class User(AbstractUser):
+    """A person (applicant, holder, auxiliary driver) or a member of staff."""
+
+    name = models.CharField("nome completo", max_length=200, blank=True)
+    cpf = models.CharField(
+        "CPF",
+        max_length=11,
+        unique=True,
+        null=True,
+        blank=True,
+        validators=[validate_cpf],
+        help_text="Somente números.",
+    )
+    phone = models.CharField("telefone", max_length=20, blank=True)
+    birth_date = models.DateField("data de nascimento", null=True, blank=True)
+    registration_number = models.CharField(
+        "matrícula", max_length=30, blank=True, help_text="Matrícula do servidor (agentes)."
+    )
+
+    objects = UserManager()
+
+    class Meta:
+        verbose_name = "usuário"
+        verbose_name_plural = "usuários"
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.get_full_name() or self.username
+
+    @property
+    def masked_cpf(self) -> str:
+        from portal.validators import mask_cpf
+
+        return mask_cpf(self.cpf or "")
+
+
+class Municipality(models.Model):
+    """The municipality that runs the portal, with its active regulation pack."""
+
+    slug = models.SlugField("identificador do pacote", unique=True)
+    name = models.CharField("nome", max_length=120)
+    uf = models.CharField("UF", max_length=2)
+    ibge_code = models.CharField("código IBGE", max_length=7, blank=True)
+    time_zone = models.CharField("fuso horário", max_length=40, default="America/Sao_Paulo")
+    office = models.CharField("órgão responsável", max_length=200, blank=True)
+    authority = models.CharField("autoridade que assina", max_length=200, blank=True)
+    contact_email = models.EmailField("e-mail de contato", blank=True)
+    contact_phone = models.CharField("telefone de contato", max_length=40, blank=True)
+    complaints_phone = models.CharField("telefone para reclamações", max_length=40, blank=True)
+    population = models.PositiveIntegerField("população")
+    population_source = models.CharField("fonte da população", max_length=200)
+    population_year = models.PositiveSmallIntegerField("ano da população")
+    pack = models.JSONField("pacote de regulamentação", default=dict)
+    pack_digest = models.CharField("resumo do pacote", max_length=64, blank=True)
+    is_active = models.BooleanField("ativo", default=False)
+    version = models.PositiveIntegerField("versão", default=1)
+    loaded_at = models.DateTimeField("carregado em", default=timezone.now)
+
+    class Meta:
+        verbose_name = "município"
+        verbose_name_plural = "municípios"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_active"],
+                condition=models.Q(is_active=True),
+                name="one_active_municipality",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}/{self.uf}"
+
+
+class RegulationParameter(models.Model):
+    """One value of the regulation pack, versioned by its effective date."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.CASCADE, related_name="parameters", verbose_name="município"
+    )
+    key = models.CharField("parâmetro", max_length=120)
+    value = models.JSONField("valor")
+    legal_basis = models.CharField("base legal", max_length=300)
+    effective_from = models.DateField("vigente desde")
+    is_example = models.BooleanField(
+        "valor de exemplo",
+        default=False,
+        help_text="A lei remete a decreto: valor de exemplo a confirmar pelo administrador.",
+    )
+    source = models.CharField("origem", max_length=20, default="pack")
+    created_at = models.DateTimeField("registrado em", auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+
+    class Meta:
+        verbose_name = "parâmetro da regulamentação"
+        verbose_name_plural = "parâmetros da regulamentação"
+        ordering = ["key", "-effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "key", "effective_from"], name="one_value_per_date"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} = {self.value} ({self.effective_from:%d/%m/%Y})"
+
+
+class FiscalUnitValue(models.Model):
+    """Value in reais of the municipal fiscal unit (UFP, UMT…), by effective date."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.CASCADE, related_name="fiscal_units"
+    )
+    name = models.CharField("unidade fiscal", max_length=20)
+    long_name = models.CharField("nome por extenso", max_length=100, blank=True)
+    value = models.DecimalField("valor (R$)", max_digits=12, decimal_places=4)
+    effective_from = models.DateField("vigente desde")
+    legal_basis = models.CharField("base legal", max_length=300)
+    is_example = models.BooleanField("valor de exemplo", default=False)
+
+    class Meta:
+        verbose_name = "valor da unidade fiscal"
+        verbose_name_plural = "valores da unidade fiscal"
+        ordering = ["-effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["municipality", "name", "effective_from"], name="one_unit_value_per_date"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} R$ {self.value} desde {self.effective_from:%d/%m/%Y}"
+
+
+class AuditQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ValidationError("O registro de auditoria não pode ser alterado.")
+
+    def delete(self):
+        raise ValidationError("O registro de auditoria não pode ser apagado.")
+
+
+class AuditEntry(models.Model):
+    """Append-only record of every state change and decision (who, when, what, why)."""
+
+    at = models.DateTimeField("quando", default=timezone.now, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name="quem",
+    )
+    actor_label = models.CharField("quem (texto)", max_length=200, blank=True)
+    object_type = models.CharField("tipo do objeto", max_length=100, db_index=True)
+    object_id = models.CharField("id do objeto", max_length=64, db_index=True)
+    object_repr = models.CharField("objeto", max_length=300, blank=True)
+    action = models.CharField("ação", max_length=60)
+    from_state = models.CharField("de", max_length=40, blank=True)
+    to_state = models.CharField("para", max_length=40, blank=True)
+    reason = models.TextField("motivo", blank=True)
+    data = models.JSONField("dados", default=dict, blank=True)
+
+    objects = AuditQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "registro de auditoria"
+        verbose_name_plural = "registros de auditoria"
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["object_type", "object_id", "at"])]
+        triggers = [
+            pgtrigger.Protect(name="audit_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%d/%m/%Y %H:%M} {self.actor_label} {self.action} {self.object_repr}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValidationError("O registro de auditoria não pode ser alterado.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValidationError("O registro de auditoria não pode ser apagado.")
+
+
+class NumberSequence(models.Model):
+    """Counter row per (kind, year) for gap-free sequential numbers, locked when issuing."""
+
+    kind = models.CharField("tipo", max_length=40)
+    year = models.PositiveSmallIntegerField("ano")
+    last_number = models.PositiveIntegerField("último número", default=0)
+
+    class Meta:
+        verbose_name = "sequência numérica"
+        verbose_name_plural = "sequências numéricas"
+        constraints = [models.UniqueConstraint(fields=["kind", "year"], name="one_sequence_per_year")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.year}: {self.last_number}"
+
+
+class Notification(models.Model):
+    """A notice to a person: shown in the portal inbox and sent by e-mail (outbox)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pendente"
+        SENT = "sent", "enviada"
+        FAILED = "failed", "falhou"
+        SKIPPED = "skipped", "sem e-mail"
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        verbose_name="destinatário",
+    )
+    subject = models.CharField("assunto", max_length=200)
+    body = models.TextField("mensagem")
+    link = models.CharField("link", max_length=300, blank=True)
+    dedup_key = models.CharField("chave de unicidade", max_length=200, null=True, blank=True, unique=True)
+    created_at = models.DateTimeField("criada em", default=timezone.now, db_index=True)
+    read_at = models.DateTimeField("lida em", null=True, blank=True)
+    email_status = models.CharField(
+        "e-mail", max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    email_attempts = models.PositiveSmallIntegerField("tentativas", default=0)
+    email_sent_at = models.DateTimeField("enviada em", null=True, blank=True)
+    email_error = models.TextField("erro", blank=True)
+    next_attempt_at = models.DateTimeField("próxima tentativa", default=timezone.now)
+
+    class Meta:
+        verbose_name = "notificação"
+        verbose_name_plural = "notificações"
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.subject
+
+
+class JobRun(models.Model):
+    """One run of a periodic job: when, how many items changed, failures."""
+
+    name = models.CharField("tarefa", max_length=100, db_index=True)
+    started_at = models.DateTimeField("início", default=timezone.now)
+    finished_at = models.DateTimeField("fim", null=True, blank=True)
+    changed = models.PositiveIntegerField("itens alterados", default=0)
+    failures = models.PositiveIntegerField("falhas", default=0)
+    detail = models.TextField("detalhes", blank=True)
+
+    class Meta:
+        verbose_name = "execução de tarefa"
+        verbose_name_plural = "execuções de tarefas"
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.started_at:%d/%m/%Y %H:%M}"

@@ -1,0 +1,78 @@
+"""PDF rendering with WeasyPrint, QR codes and a URL fetcher restricted to our static files."""
+
+from __future__ import annotations
+
+import base64
+import io
+import mimetypes
+from pathlib import Path
+
+import qrcode
+import qrcode.image.svg
+from django.conf import settings
+from django.template.loader import render_to_string
+
+
+class PdfUnavailable(RuntimeError):
+    """WeasyPrint or the system libraries it needs (Pango) are missing."""
+
+
+STATIC_PREFIX = "portal-static:"
+
+
+def _static_root() -> Path:
+    return Path(settings.BASE_DIR, "static").resolve()
+
+
+def _fetch_static(url: str) -> tuple[bytes, str]:
+    """Bytes and mime type of a ``portal-static:`` URL or a data: URI; anything else refused."""
+    if url.startswith("data:"):
+        header, _, payload = url.partition(",")
+        mime = header[5:].split(";")[0] or "application/octet-stream"
+        raw = base64.b64decode(payload) if ";base64" in header else payload.encode()
+        return raw, mime
+    if url.startswith(STATIC_PREFIX):
+        root = _static_root()
+        target = (root / url[len(STATIC_PREFIX):].lstrip("/")).resolve()
+        if root in target.parents and target.is_file():
+            return target.read_bytes(), mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+    raise ValueError(f"Recurso externo bloqueado no PDF: {url[:80]}")
+
+
+def _make_fetcher():
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class StaticOnlyFetcher(URLFetcher):
+        """No network, no file:// outside static/, no redirects."""
+
+        def fetch(self, url, headers=None):
+            body, mime = _fetch_static(url)
+            return URLFetcherResponse(url, body=body, headers={"Content-Type": mime})
+
+    return StaticOnlyFetcher(allowed_protocols=(), allow_redirects=False)
+
+
+def render_pdf(template_name: str, context: dict) -> bytes:
+    """Render a template to a PDF (A4, tagged for accessibility where supported)."""
+    try:
+        from weasyprint import HTML
+    except (ImportError, OSError) as exc:  # pragma: no cover - depends on the machine
+        raise PdfUnavailable(
+            "Gerar PDF requer o WeasyPrint e as bibliotecas Pango do sistema "
+            "(Debian/Ubuntu: apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b)."
+        ) from exc
+    html = render_to_string(template_name, {"static_prefix": STATIC_PREFIX, **context})
+    document = HTML(string=html, base_url=STATIC_PREFIX, url_fetcher=_make_fetcher())
+    return document.write_pdf(pdf_variant="pdf/ua-1")
+
+
+def qr_svg_data_uri(data: str) -> str:
+    """A QR code for ``data`` as an SVG data URI (for PDFs and pages)."""
+    img = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    buf = io.BytesIO()
+    img.save(buf)
+    return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def verification_url(code: str) -> str:
+    return f"{settings.SITE_URL}/verificar/{code}/"

@@ -1,0 +1,437 @@
+"""The active regulation pack: a typed accessor over the pack data and its parameters.
+
+Code asks ``current()`` for values by key and never names a municipality. A value is a
+``Param`` with its legal basis; values are versioned by ``effective_from`` so that a decree
+can change one without losing the old.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+import tomllib
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.utils import timezone
+
+PACKS_DIR = Path(__file__).resolve().parent / "packs"
+LAWS_DIR = PACKS_DIR / "laws"
+_MISSING = object()
+_CACHE_SECONDS = 5.0
+
+
+class PackError(Exception):
+    """The pack file is malformed or no pack is active."""
+
+
+@dataclass(frozen=True)
+class Param:
+    key: str
+    value: Any
+    legal_basis: str
+    effective_from: date
+    is_example: bool = False
+
+
+@dataclass
+class Pack:
+    municipality_id: int
+    slug: str
+    version: int
+    data: dict
+    population: int
+    population_source: str
+    population_year: int
+    params: dict[str, list[Param]] = field(default_factory=dict)
+    fiscal_units: list[tuple[date, Decimal, str, str, bool]] = field(default_factory=list)
+
+    # --- municipality -------------------------------------------------------------
+    @property
+    def municipality(self) -> dict:
+        return self.data.get("municipality", {})
+
+    @property
+    def name(self) -> str:
+        return self.municipality.get("name", "")
+
+    @property
+    def uf(self) -> str:
+        return self.municipality.get("uf", "")
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name}/{self.uf}"
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.municipality.get("timezone", "America/Sao_Paulo"))
+
+    def today(self) -> date:
+        return timezone.now().astimezone(self.tz).date()
+
+    # --- laws and acts --------------------------------------------------------------
+    @property
+    def laws(self) -> list[dict]:
+        return self.data.get("laws", [])
+
+    def law(self, key: str) -> dict | None:
+        return next((law for law in self.laws if law.get("key") == key), None)
+
+    @property
+    def main_law(self) -> dict:
+        return self.laws[0] if self.laws else {}
+
+    def act(self, name: str) -> dict:
+        return self.data.get("acts", {}).get(name, {})
+
+    # --- modalities -----------------------------------------------------------------
+    @property
+    def modalities(self) -> dict[str, dict]:
+        return self.data.get("modalities", {})
+
+    def has_modality(self, modality: str) -> bool:
+        return modality in self.modalities
+
+    def modality_label(self, modality: str) -> str:
+        return self.modalities.get(modality, {}).get("label", modality)
+
+    # --- parameters -----------------------------------------------------------------
+    def param(
+        self, key: str, modality: str | None = None, at: date | None = None, default: Any = _MISSING
+    ) -> Param | None:
+        """The parameter in force at ``at`` (default today); modality-specific first."""
+        at = at or self.today()
+        for candidate in ([f"{modality}.{key}"] if modality else []) + [key]:
+            versions = self.params.get(candidate)
+            if not versions:
+                continue
+            for version in versions:  # newest first
+                if version.effective_from <= at:
+                    return version
+            return versions[-1]
+        if default is _MISSING:
+            return None
+        return default
+
+    def value(self, key: str, modality: str | None = None, default: Any = None, at: date | None = None) -> Any:
+        found = self.param(key, modality, at)
+        return default if found is None else found.value
+
+    def basis(self, key: str, modality: str | None = None) -> str:
+        found = self.param(key, modality)
+        return found.legal_basis if found else ""
+
+    # --- fiscal unit ----------------------------------------------------------------
+    @property
+    def fiscal_unit(self) -> dict:
+        return self.data.get("fiscal_unit", {})
+
+    def fiscal_unit_value(self, at: date | None = None) -> tuple[Decimal, str, bool] | None:
+        """(value in reais, legal basis, is_example) of the fiscal unit at a date."""
+        at = at or self.today()
+        for effective_from, value, _name, basis, example in self.fiscal_units:
+            if effective_from <= at:
+                return value, basis, example
+        return None
+
+    # --- lists ----------------------------------------------------------------------
+    def _for_modality(self, items: list[dict], modality: str | None) -> list[dict]:
+        if modality is None:
+            return list(items)
+        return [i for i in items if not i.get("modalities") or modality in i["modalities"]]
+
+    def documents(self, modality: str, kind: str = "new", applies_to: str | None = None) -> list[dict]:
+        items = self._for_modality(self.data.get("documents", []), modality)
+        items = [i for i in items if not i.get("kinds") or kind in i["kinds"]]
+        if applies_to:
+            items = [i for i in items if i.get("applies_to", "holder") in (applies_to, "both")]
+        return items
+
+    def inspection_items(self, modality: str) -> list[dict]:
+        return self._for_modality(self.data.get("inspection", []), modality)
+
+    def infractions(self, modality: str | None = None) -> list[dict]:
+        return self._for_modality(self.data.get("infractions", []), modality)
+
+    def infraction(self, code: str) -> dict | None:
+        return next((i for i in self.data.get("infractions", []) if i.get("code") == code), None)
+
+    @property
+    def penalty_codes(self) -> dict[str, dict]:
+        return {p["code"]: p for p in self.data.get("penalty_codes", [])}
+
+    @property
+    def tariffs(self) -> list[dict]:
+        return self.data.get("tariffs", [])
+
+    @property
+    def stands(self) -> list[dict]:
+        return self.data.get("stands", [])
+
+    @property
+    def collective_transport(self) -> dict | None:
+        return self.data.get("collective_transport")
+
+    def collective_param(self, key: str) -> Param | None:
+        ct = self.collective_transport or {}
+        raw = (ct.get("params") or {}).get(key)
+        if raw is None:
+            return None
+        return _param_from_raw(key, raw, self._law_date())
+
+    def _law_date(self) -> date:
+        raw = self.main_law.get("date")
+        return date.fromisoformat(str(raw)) if raw else date(2000, 1, 1)
+
+
+def _param_from_raw(key: str, raw: Any, default_date: date) -> Param:
+    if not isinstance(raw, dict) or "value" not in raw:
+        raise PackError(f"Parâmetro {key!r}: informe value e legal_basis.")
+    if not raw.get("legal_basis"):
+        raise PackError(f"Parâmetro {key!r} sem legal_basis.")
+    eff = raw.get("effective_from")
+    return Param(
+        key=key,
+        value=raw["value"],
+        legal_basis=raw["legal_basis"],
+        effective_from=date.fromisoformat(str(eff)) if eff else default_date,
+        is_example=bool(raw.get("example", False)),
+    )
+
+
+# --- cache of the active pack ---------------------------------------------------------
+_lock = threading.Lock()
+_cached: tuple[float, Pack | None] = (0.0, None)
+
+
+def invalidate() -> None:
+    global _cached
+    with _lock:
+        _cached = (0.0, None)
+
+
+def current(required: bool = True) -> Pack | None:
+    """The active pack (cached a few seconds per process)."""
+    global _cached
+    now = time.monotonic()
+    stamp, pack = _cached
+    if pack is not None and now - stamp < _CACHE_SECONDS:
+        return pack
+    pack = _build_active()
+    if pack is None and required:
+        raise PackError(
+            "Nenhum pacote de regulamentação ativo: rode `python manage.py load_regulation <pacote>`."
+        )
+    with _lock:
+        _cached = (now, pack)
+    return pack
+
+
+def _build_active() -> Pack | None:
+    from portal.models import FiscalUnitValue, Municipality, RegulationParameter
+
+    municipality = Municipality.objects.filter(is_active=True).first()
+    if municipality is None:
+        return None
+    params: dict[str, list[Param]] = {}
+    for row in RegulationParameter.objects.filter(municipality=municipality).order_by(
+        "key", "-effective_from", "-id"
+    ):
+        params.setdefault(row.key, []).append(
+            Param(row.key, row.value, row.legal_basis, row.effective_from, row.is_example)
+        )
+    units = [
+        (u.effective_from, u.value, u.name, u.legal_basis, u.is_example)
+        for u in FiscalUnitValue.objects.filter(municipality=municipality).order_by("-effective_from")
+    ]
+    return Pack(
+        municipality_id=municipality.pk,
+        slug=municipality.slug,
+        version=municipality.version,
+        data=municipality.pack,
+        population=municipality.population,
+        population_source=municipality.population_source,
+        population_year=municipality.population_year,
+        params=params,
+        fiscal_units=units,
+    )
+
+
+# --- loading ------------------------------------------------------------------------
+def available_packs() -> list[str]:
+    return sorted(p.stem for p in PACKS_DIR.glob("*.toml"))
+
+
+def read_pack_file(slug: str) -> dict:
+    path = PACKS_DIR / f"{slug}.toml"
+    if not path.is_file():
+        raise PackError(
+            f"Pacote {slug!r} não encontrado. Disponíveis: {', '.join(available_packs())}."
+        )
+    with path.open("rb") as fh:
+        data = tomllib.load(fh)
+    validate_pack_data(data)
+    return data
+
+
+_REQUIRED_MUNICIPALITY = ("name", "uf", "timezone", "population", "population_source", "population_year")
+
+
+def validate_pack_data(data: dict) -> None:
+    if data.get("schema") != 1:
+        raise PackError("Versão de esquema do pacote não suportada (esperado schema = 1).")
+    muni = data.get("municipality") or {}
+    missing = [k for k in _REQUIRED_MUNICIPALITY if k not in muni]
+    if missing:
+        raise PackError(f"[municipality] sem: {', '.join(missing)}.")
+    ZoneInfo(muni["timezone"])
+    if not data.get("laws"):
+        raise PackError("O pacote precisa listar ao menos uma lei em [[laws]].")
+    if not data.get("modalities"):
+        raise PackError("O pacote precisa de ao menos uma modalidade em [modalities].")
+    law_date = date.fromisoformat(str(data["laws"][0]["date"]))
+    for key, raw in (data.get("params") or {}).items():
+        _param_from_raw(key, raw, law_date)
+    for section in ("documents", "inspection", "infractions", "penalty_codes", "tariffs"):
+        seen: set[str] = set()
+        for item in data.get(section, []):
+            code = item.get("code") or f"{item.get('modality')}:{item.get('effective_from')}"
+            if code in seen:
+                raise PackError(f"[[{section}]]: código repetido {code!r}.")
+            seen.add(code)
+            if not item.get("legal_basis"):
+                raise PackError(f"[[{section}]] {code!r} sem legal_basis.")
+
+
+def _jsonable(data: Any) -> Any:
+    return json.loads(json.dumps(data, default=str, sort_keys=True))
+
+
+@dataclass
+class LoadResult:
+    municipality_id: int
+    created: bool
+    changed_params: int
+    activated: bool
+    population_changed: bool
+
+
+@transaction.atomic
+def load_pack(slug: str, *, population: int | None = None, actor=None) -> LoadResult:
+    """Load or update a pack from its file and make it the active one. Idempotent."""
+    from portal.audit import audit_log
+    from portal.models import FiscalUnitValue, Municipality, RegulationParameter
+
+    data = _jsonable(read_pack_file(slug))
+    muni = data["municipality"]
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    law_date = date.fromisoformat(str(data["laws"][0]["date"]))
+    defaults = {
+        "name": muni["name"],
+        "uf": muni["uf"],
+        "ibge_code": str(muni.get("ibge_code", "")),
+        "time_zone": muni["timezone"],
+        "office": muni.get("office", ""),
+        "authority": muni.get("authority", ""),
+        "contact_email": muni.get("contact_email", ""),
+        "contact_phone": muni.get("contact_phone", ""),
+        "complaints_phone": muni.get("complaints_phone", ""),
+    }
+    municipality = Municipality.objects.select_for_update().filter(slug=slug).first()
+    created = municipality is None
+    if created:
+        municipality = Municipality(
+            slug=slug,
+            population=population or int(muni["population"]),
+            population_source=muni["population_source"] if population is None else "informada pelo administrador",
+            population_year=int(muni["population_year"]) if population is None else timezone.now().year,
+            **defaults,
+        )
+    changed = created
+    for name, value in defaults.items():
+        if getattr(municipality, name) != value:
+            setattr(municipality, name, value)
+            changed = True
+    if municipality.pack_digest != digest:
+        municipality.pack = data
+        municipality.pack_digest = digest
+        changed = True
+    population_changed = False
+    if population is not None and municipality.population != population:
+        old = municipality.population
+        municipality.population = population
+        municipality.population_source = "informada pelo administrador"
+        municipality.population_year = timezone.now().year
+        population_changed = not created
+        changed = True
+    if changed and not created:
+        municipality.version += 1
+        municipality.loaded_at = timezone.now()
+    municipality.save()
+
+    changed_params = 0
+    for key, raw in (data.get("params") or {}).items():
+        param = _param_from_raw(key, raw, law_date)
+        row, was_created = RegulationParameter.objects.get_or_create(
+            municipality=municipality,
+            key=key,
+            effective_from=param.effective_from,
+            defaults={
+                "value": param.value,
+                "legal_basis": param.legal_basis,
+                "is_example": param.is_example,
+            },
+        )
+        if was_created:
+            changed_params += 1
+        elif row.source == "pack" and (
+            row.value != param.value or row.legal_basis != param.legal_basis or row.is_example != param.is_example
+        ):
+            row.value, row.legal_basis, row.is_example = param.value, param.legal_basis, param.is_example
+            row.save(update_fields=["value", "legal_basis", "is_example"])
+            changed_params += 1
+
+    unit = data.get("fiscal_unit")
+    if unit:
+        FiscalUnitValue.objects.update_or_create(
+            municipality=municipality,
+            name=unit["name"],
+            effective_from=date.fromisoformat(str(unit.get("effective_from", law_date))),
+            defaults={
+                "long_name": unit.get("long_name", ""),
+                "value": Decimal(str(unit["value"])),
+                "legal_basis": unit.get("legal_basis", ""),
+                "is_example": bool(unit.get("example", False)),
+            },
+        )
+
+    activated = not municipality.is_active
+    if activated:
+        Municipality.objects.filter(is_active=True).exclude(pk=municipality.pk).update(is_active=False)
+        municipality.is_active = True
+        municipality.save(update_fields=["is_active"])
+    if created or changed or changed_params or activated:
+        audit_log(
+            actor=actor,
+            obj=municipality,
+            action="pack_loaded",
+            reason=f"Pacote {slug} carregado",
+            data={
+                "created": created,
+                "changed_params": changed_params,
+                "activated": activated,
+                "population": municipality.population,
+                **({"population_before": old} if population_changed else {}),
+            },
+        )
+    transaction.on_commit(invalidate)
+    invalidate()
+    return LoadResult(municipality.pk, created, changed_params, activated, population_changed)

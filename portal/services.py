@@ -1,0 +1,51 @@
+"""Services of the base: accounts."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from portal.audit import audit_log
+from portal.roles import Role
+from portal.validators import normalize_cpf, validate_cpf
+
+
+@transaction.atomic
+def applicant_sign_up(
+    *, cpf: str, name: str, email: str, password: str, birth_date: date | None = None, phone: str = ""
+):
+    """Create a requerente account. The username is the CPF (digits)."""
+    User = get_user_model()
+    errors: dict[str, list[str]] = {}
+    digits = normalize_cpf(cpf)
+    try:
+        validate_cpf(digits)
+    except ValidationError as exc:
+        errors["cpf"] = exc.messages
+    if "cpf" not in errors and User.objects.filter(cpf=digits).exists():
+        errors["cpf"] = ["Já existe uma conta com este CPF. Entre com ele ou recupere a senha."]
+    if email and User.objects.filter(email__iexact=email).exists():
+        errors["email"] = ["Já existe uma conta com este e-mail."]
+    if not name.strip():
+        errors["name"] = ["Informe o nome completo."]
+    candidate = User(username=digits, name=name, email=email)
+    try:
+        validate_password(password, candidate)
+    except ValidationError as exc:
+        errors["password"] = exc.messages
+    if birth_date and birth_date >= date.today():  # noqa: DTZ011
+        errors["birth_date"] = ["A data de nascimento deve estar no passado."]
+    if errors:
+        raise ValidationError(errors)
+    user = User.objects.create_user(
+        username=digits, email=email, password=password, name=name.strip(), cpf=digits,
+        birth_date=birth_date, phone=phone or "",
+    )
+    user.groups.add(Group.objects.get(name=Role.APPLICANT))
+    audit_log(actor=user, obj=user, action="account_created", to_state="active", reason="Cadastro de requerente")
+    return user

@@ -1,0 +1,45 @@
+"""Celery settings: Redis when REDIS_URL is set, an embedded filesystem broker otherwise."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from celery.schedules import crontab
+
+_var = Path(os.environ.get("VAR_DIR", Path(__file__).resolve().parent.parent.parent / "var"))
+_redis = os.environ.get("REDIS_URL", "")
+
+if _redis:
+    CELERY_BROKER_URL = _redis
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+else:
+    _queue = _var / "celery-queue"
+    (_queue / "processed").mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue),
+        "data_folder_out": str(_queue),
+        "processed_folder": str(_queue / "processed"),
+        "store_processed": False,
+    }
+CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "") == "1"
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = os.environ.get("TIME_ZONE", "America/Sao_Paulo")
+CELERY_BEAT_SCHEDULE_FILENAME = str(_var / "celerybeat-schedule")
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Periodic jobs; each task is idempotent (safe to run twice).
+CELERY_BEAT_SCHEDULE: dict = {
+    "drain-outbox": {"task": "portal.tasks.drain_outbox", "schedule": 60.0},
+    "nightly-housekeeping": {
+        "task": "portal.tasks.record_heartbeat",
+        "schedule": crontab(minute=5, hour=0),
+    },
+}

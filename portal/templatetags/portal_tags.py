@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+from django import forms, template
+from django.utils import timezone
+from django.utils.html import format_html
+
+register = template.Library()
+
+# One badge vocabulary across the portal (text, never colour alone).
+STATUS_LABELS = {
+    "draft": "rascunho",
+    "submitted": "protocolado",
+    "in_review": "em análise",
+    "requirement": "exigência",
+    "inspection_scheduled": "vistoria agendada",
+    "granted": "deferido",
+    "approved": "deferido",
+    "refused": "indeferido",
+    "rejected": "indeferido",
+    "active": "ativa",
+    "suspended": "suspensa",
+    "cassada": "cassada",
+    "revoked": "cassada",
+    "expired": "expirada",
+    "cancelled": "cancelado",
+    "pending": "pendente",
+    "accepted": "aceito",
+    "issued": "lavrado",
+    "notified": "notificado",
+    "defense_filed": "defesa apresentada",
+    "awaiting_judgement": "aguardando julgamento",
+    "upheld": "procedente",
+    "dismissed": "improcedente",
+    "appealed": "em recurso",
+    "final": "decisão definitiva",
+    "paid": "pago",
+    "open": "aberto",
+    "closed": "encerrado",
+}
+
+
+@register.simple_tag
+def status_badge(status: str, label: str | None = None):
+    label = label or STATUS_LABELS.get(str(status), str(status))
+    return format_html('<span class="badge status-badge status-{}">{}</span>', status, label)
+
+
+@register.filter
+def status_label(status: str) -> str:
+    return STATUS_LABELS.get(str(status), str(status))
+
+
+@register.filter
+def money(value) -> str:
+    """R$ 1.234,56"""
+    if value in (None, ""):
+        return ""
+    amount = Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    integer, _, cents = f"{abs(amount):.2f}".partition(".")
+    groups = []
+    while integer:
+        groups.insert(0, integer[-3:])
+        integer = integer[:-3]
+    sign = "-" if amount < 0 else ""
+    return f"{sign}R$ {'.'.join(groups)},{cents}"
+
+
+@register.filter
+def days_left(value) -> str:
+    """'faltam N dias' for a deadline date."""
+    if not value:
+        return ""
+    if hasattr(value, "date") and not isinstance(value, date.__class__):
+        value = value.date() if hasattr(value, "hour") else value
+    today = timezone.localdate()
+    delta = (value - today).days
+    if delta > 1:
+        return f"faltam {delta} dias"
+    if delta == 1:
+        return "falta 1 dia"
+    if delta == 0:
+        return "vence hoje"
+    return f"venceu há {-delta} dia{'s' if delta < -1 else ''}"
+
+
+@register.simple_tag
+def render_widget(bound_field):
+    widget = bound_field.field.widget
+    attrs = {}
+    css = "form-select" if isinstance(widget, forms.Select) else "form-control"
+    if isinstance(widget, (forms.RadioSelect, forms.CheckboxSelectMultiple)):
+        css = ""
+    if isinstance(widget, forms.ClearableFileInput | forms.FileInput):
+        css = "form-control"
+    if bound_field.errors:
+        css += " is-invalid"
+        attrs["aria-invalid"] = "true"
+    if css:
+        attrs["class"] = (widget.attrs.get("class", "") + " " + css).strip()
+    described = []
+    if bound_field.help_text:
+        described.append(f"{bound_field.id_for_label}-hint")
+    if bound_field.errors:
+        described.append(f"{bound_field.id_for_label}-error")
+    if described:
+        attrs["aria-describedby"] = " ".join(described)
+    if bound_field.field.required:
+        attrs["required"] = True
+    return bound_field.as_widget(attrs=attrs)

@@ -1,0 +1,79 @@
+"""Validators for Brazilian identifiers, backed by validate-docbr."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import ValidationError
+from validate_docbr import CNH, CNPJ, CPF, RENAVAM
+
+_cpf = CPF()
+_cnpj = CNPJ()
+_renavam = RENAVAM()
+_cnh = CNH()
+
+PLATE_RE = re.compile(r"^[A-Z]{3}[0-9][A-Z0-9][0-9]{2}$")
+
+
+def only_digits(value: str) -> str:
+    return re.sub(r"\D", "", value or "")
+
+
+def normalize_cpf(value: str) -> str:
+    return only_digits(value)
+
+
+def validate_cpf(value: str) -> None:
+    digits = only_digits(value)
+    if len(digits) != 11 or not _cpf.validate(digits):
+        raise ValidationError(
+            "CPF inválido: confira os 11 dígitos e os dígitos verificadores.", code="cpf"
+        )
+
+
+def validate_cnpj(value: str) -> None:
+    digits = only_digits(value)
+    if len(digits) != 14 or not _cnpj.validate(digits):
+        raise ValidationError(
+            "CNPJ inválido: confira os 14 dígitos e os dígitos verificadores.", code="cnpj"
+        )
+
+
+def validate_renavam(value: str) -> None:
+    digits = only_digits(value)
+    if len(digits) not in (9, 11) or not _renavam.validate(digits.zfill(11)):
+        raise ValidationError(
+            "RENAVAM inválido: informe os 11 dígitos do documento do veículo.", code="renavam"
+        )
+
+
+def validate_cnh_number(value: str) -> None:
+    digits = only_digits(value)
+    if len(digits) != 11 or not _cnh.validate(digits):
+        raise ValidationError("Número da CNH inválido: informe os 11 dígitos.", code="cnh")
+
+
+def normalize_plate(value: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]", "", value or "").upper()
+
+
+def validate_plate(value: str) -> None:
+    if not PLATE_RE.match(normalize_plate(value)):
+        raise ValidationError(
+            "Placa inválida: use o formato ABC1D23 (Mercosul) ou ABC-1234.", code="plate"
+        )
+
+
+def mask_cpf(value: str) -> str:
+    """Mask a CPF for display to people other than its holder: ***.456.789-**."""
+    digits = only_digits(value)
+    if len(digits) != 11:
+        return ""
+    return f"***.{digits[3:6]}.{digits[6:9]}-**"
+
+
+def format_cpf(value: str) -> str:
+    digits = only_digits(value)
+    if len(digits) != 11:
+        return value or ""
+    return f"{digits[:3]}.{digits[3:6]}.{digits[6:9]}-{digits[9:]}"

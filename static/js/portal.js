@@ -1,0 +1,19 @@
+// Progressive enhancement only: every page works without JavaScript.
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    // Move focus to the error summary so screen readers announce it.
+    var summary = document.querySelector("[data-autofocus]");
+    if (summary) { summary.focus(); }
+    // Gentle masks that never block paste: format CPF and plates on blur.
+    document.querySelectorAll("input[data-mask='cpf']").forEach(function (el) {
+      el.addEventListener("blur", function () {
+        var d = el.value.replace(/\D/g, "");
+        if (d.length === 11) { el.value = d.slice(0, 3) + "." + d.slice(3, 6) + "." + d.slice(6, 9) + "-" + d.slice(9); }
+      });
+    });
+    document.querySelectorAll("input[data-mask='plate']").forEach(function (el) {
+      el.addEventListener("blur", function () { el.value = el.value.toUpperCase().replace(/\s/g, ""); });
+    });
+  });
+})();

@@ -1,0 +1,164 @@
+"""Shared fixtures: a loaded pack, one user per role plus an outsider applicant, API clients."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+import pytest
+from django.contrib.auth.models import Group
+from rest_framework.test import APIClient
+
+from portal import regulation
+from portal.roles import Role
+
+CPF_ALICE = "52998224725"
+CPF_BOB = "11144477735"
+CPF_CAROL = "39053344705"
+
+
+@pytest.fixture(autouse=True)
+def _isolated(settings, tmp_path):
+    """Fresh pack cache, private media folder and in-memory e-mail for every test."""
+    regulation.invalidate()
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    from portal.celery import app
+
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    regulation.invalidate()
+
+
+def _load(slug: str, population: int | None = None):
+    regulation.load_pack(slug, population=population)
+    return regulation.current()
+
+
+@pytest.fixture
+def load_pack(db):
+    return _load
+
+
+@pytest.fixture
+def alegre(db):
+    return _load("alegre")
+
+
+@pytest.fixture
+def itagiba(db):
+    return _load("itagiba")
+
+
+@pytest.fixture
+def arapora(db):
+    return _load("arapora")
+
+
+@pytest.fixture(params=["alegre", "itagiba", "arapora"])
+def any_pack(request, db):
+    return _load(request.param)
+
+
+def make_user(username: str, role: str | None, *, cpf: str | None = None, name: str | None = None, **extra):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(
+        username=username, password="senha-forte-123", email=f"{username}@example.org", cpf=cpf,
+        name=name or username.title(), **extra,
+    )
+    if role:
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+@pytest.fixture
+def applicant(db):
+    return make_user(CPF_ALICE, Role.APPLICANT, cpf=CPF_ALICE, name="Alice Requerente",
+                     birth_date=__import__("datetime").date(1985, 3, 10))
+
+
+@pytest.fixture
+def outsider(db):
+    """Another applicant, who must never see Alice's records."""
+    return make_user(CPF_BOB, Role.APPLICANT, cpf=CPF_BOB, name="Bob Outro",
+                     birth_date=__import__("datetime").date(1980, 1, 1))
+
+
+@pytest.fixture
+def clerk(db):
+    return make_user("atendente1", Role.CLERK, name="Ana Atendente")
+
+
+@pytest.fixture
+def agent(db):
+    return make_user("agente1", Role.AGENT, name="Carlos Agente", registration_number="AG-1")
+
+
+@pytest.fixture
+def judge(db):
+    return make_user("julgador1", Role.JUDGE, name="Júlia Julgadora")
+
+
+@pytest.fixture
+def admin_user(db):
+    return make_user("admin1", Role.ADMIN, name="Admin", is_staff=True)
+
+
+@pytest.fixture
+def personas(db, applicant, outsider, clerk, agent, judge, admin_user):
+    return {
+        "anonymous": None,
+        "requerente": applicant,
+        "outsider": outsider,
+        "atendente": clerk,
+        "agente": agent,
+        "julgador": judge,
+        "admin": admin_user,
+    }
+
+
+@pytest.fixture
+def api():
+    """api(user) -> an APIClient authenticated as ``user`` (None = anonymous)."""
+
+    def _client(user=None):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user=user)
+        return client
+
+    return _client
+
+
+@pytest.fixture
+def web(client):
+    """web(user) -> a Django test client logged in as ``user`` (None = anonymous)."""
+    from django.test import Client
+
+    def _client(user=None):
+        c = Client()
+        if user is not None:
+            c.force_login(user, backend="portal.auth.UsernameOrCpfBackend")
+        return c
+
+    return _client
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+    return path
+
+
+@pytest.fixture
+def private_tmp():
+    d = tempfile.mkdtemp()
+    yield d
+    shutil.rmtree(d, ignore_errors=True)

@@ -1,0 +1,112 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from portal.models import AuditEntry
+from tests.conftest import CPF_CAROL
+
+SIGNUP = {
+    "cpf": "390.533.447-05", "name": "Carol Motorista", "email": "carol@example.org",
+    "password": "taxi-seguro-2026", "birth_date": "1990-05-01", "phone": "27999990000",
+}
+
+
+@pytest.mark.django_db
+def test_api_signup_creates_applicant_with_audit(api, alegre):
+    response = api().post("/api/v1/accounts/", SIGNUP, format="json")
+    assert response.status_code == 201, response.json()
+    user = get_user_model().objects.get(cpf=CPF_CAROL)
+    assert user.groups.filter(name="requerente").exists()
+    assert AuditEntry.objects.filter(action="account_created", object_id=str(user.pk)).exists()
+
+
+@pytest.mark.django_db
+def test_api_signup_rejects_cpf_with_wrong_check_digits(api, alegre):
+    response = api().post("/api/v1/accounts/", {**SIGNUP, "cpf": "390.533.447-06"}, format="json")
+    assert response.status_code == 400
+    assert "cpf" in response.json()["errors"]
+    assert not get_user_model().objects.filter(email="carol@example.org").exists()
+
+
+@pytest.mark.django_db
+def test_api_signup_rejects_duplicate_cpf(api, alegre, applicant):
+    response = api().post("/api/v1/accounts/", {**SIGNUP, "cpf": applicant.cpf}, format="json")
+    assert response.status_code == 400 and "cpf" in response.json()["errors"]
+
+
+@pytest.mark.django_db
+def test_html_signup_keeps_values_after_error(client, alegre):
+    data = {"name": "Carol", "cpf": "11111111111", "birth_date": "01/05/1990", "email": "c@example.org",
+            "password": "taxi-seguro-2026", "password2": "taxi-seguro-2026"}
+    response = client.post(reverse("signup"), data)
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "CPF inválido" in body and 'value="c@example.org"' in body
+    assert "error-summary" in body
+
+
+@pytest.mark.django_db
+def test_html_signup_and_login_with_cpf(client, alegre):
+    data = {"name": "Carol", "cpf": "390.533.447-05", "birth_date": "01/05/1990", "email": "c@example.org",
+            "password": "taxi-seguro-2026", "password2": "taxi-seguro-2026"}
+    assert client.post(reverse("signup"), data).status_code == 302
+    fresh = Client()
+    response = fresh.post(reverse("login"), {"username": "390.533.447-05", "password": "taxi-seguro-2026"})
+    assert response.status_code == 302 and response["Location"] == reverse("dashboard")
+
+
+@pytest.mark.django_db
+def test_token_login_and_wrong_password(api, alegre, clerk):
+    ok = api().post("/api/v1/auth/token/", {"username": "atendente1", "password": "senha-forte-123"}, format="json")
+    assert ok.status_code == 200 and ok.json()["token"]
+    bad = api().post("/api/v1/auth/token/", {"username": "atendente1", "password": "errada"}, format="json")
+    assert bad.status_code in (400, 401)
+    me = api().get("/api/v1/me/", HTTP_AUTHORIZATION=f"Token {ok.json()['token']}")
+    assert me.status_code == 200 and me.json()["roles"] == ["atendente"]
+
+
+@pytest.mark.django_db
+def test_login_lockout_refuses_correct_password(alegre, clerk, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    client = Client()
+    for _ in range(3):
+        client.post(reverse("login"), {"username": "atendente1", "password": "errada"})
+    response = client.post(reverse("login"), {"username": "atendente1", "password": "senha-forte-123"})
+    assert response.status_code in (403, 429)
+    assert "bloqueado" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_api_token_lockout(api, alegre, clerk, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    for _ in range(3):
+        api().post("/api/v1/auth/token/", {"username": "atendente1", "password": "errada"}, format="json")
+    locked = api().post("/api/v1/auth/token/", {"username": "atendente1", "password": "senha-forte-123"}, format="json")
+    assert locked.status_code == 429
+    assert "token" not in locked.json()
+
+
+@pytest.mark.django_db
+def test_anonymous_staff_page_redirects_to_login(client, alegre):
+    response = client.get(reverse("dashboard"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.django_db
+def test_admin_site_only_for_admin_role(web, personas, alegre):
+    assert web(personas["admin"]).get("/admin/").status_code == 200
+    for persona in ("requerente", "atendente", "agente", "julgador"):
+        assert web(personas[persona]).get("/admin/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_session_idle_timeout_logs_out(web, applicant, alegre, settings):
+    settings.SESSION_IDLE_TIMEOUT = 60
+    c = web(applicant)
+    assert c.get(reverse("dashboard")).status_code == 200
+    session = c.session
+    session["last_activity"] = session["last_activity"] - 120
+    session.save()
+    assert c.get(reverse("dashboard")).status_code == 302
