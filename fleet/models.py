@@ -1,1 +1,59 @@
-"""Models of fleet."""
+"""Vehicles used in the service."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from portal.validators import validate_plate, validate_renavam
+
+
+class VehicleKind(models.TextChoices):
+    CAR = "car", "automóvel"
+    MOTORCYCLE = "motorcycle", "motocicleta"
+    BUS = "bus", "ônibus"
+
+
+class Vehicle(models.Model):
+    """A vehicle, identified by its plate (one row per plate)."""
+
+    plate = models.CharField("placa", max_length=7, unique=True, validators=[validate_plate])
+    renavam = models.CharField("RENAVAM", max_length=11, validators=[validate_renavam])
+    kind = models.CharField("tipo", max_length=12, choices=VehicleKind.choices, default=VehicleKind.CAR)
+    make = models.CharField("marca", max_length=60)
+    model = models.CharField("modelo", max_length=80)
+    color = models.CharField("cor", max_length=40)
+    manufacture_year = models.PositiveSmallIntegerField("ano de fabricação")
+    first_registration_date = models.DateField("data do primeiro licenciamento (CRLV)", null=True, blank=True)
+    doors = models.PositiveSmallIntegerField("portas", null=True, blank=True)
+    seats = models.PositiveSmallIntegerField("lugares", null=True, blank=True)
+    engine_cc = models.PositiveIntegerField("cilindrada (cc)", null=True, blank=True)
+    registration_category = models.CharField("categoria no CRLV", max_length=30, blank=True, default="aluguel")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="vehicles", verbose_name="proprietário",
+    )
+    created_at = models.DateTimeField("cadastrado em", default=timezone.now)
+    updated_at = models.DateTimeField("atualizado em", auto_now=True)
+
+    class Meta:
+        verbose_name = "veículo"
+        verbose_name_plural = "veículos"
+        ordering = ["plate"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(manufacture_year__gte=1950) & models.Q(manufacture_year__lte=2100),
+                name="vehicle_year_range",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_plate} — {self.make} {self.model}"
+
+    @property
+    def display_plate(self) -> str:
+        p = self.plate
+        if len(p) == 7 and p[4].isdigit():  # old format ABC-1234
+            return f"{p[:3]}-{p[3:]}"
+        return p

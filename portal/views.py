@@ -22,7 +22,7 @@ from django.views.generic import TemplateView
 from portal import regulation
 from portal.forms import SignupForm
 from portal.models import Notification
-from portal.roles import Role, has_role
+from portal.roles import has_role
 from portal.services import applicant_sign_up
 
 

@@ -1,0 +1,57 @@
+"""Reads over grants shared by views, API and other apps."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db.models import Q
+
+from licensing.models import CURRENT_STATUSES, Alvara, Authorization, GrantBar
+from portal.validators import normalize_plate, only_digits
+
+
+def current_authorization_for_plate(plate: str) -> Authorization | None:
+    return (
+        Authorization.objects.select_related("holder", "vehicle")
+        .filter(vehicle__plate=normalize_plate(plate), status__in=CURRENT_STATUSES)
+        .first()
+    )
+
+
+def latest_authorization_for_plate(plate: str) -> Authorization | None:
+    return (
+        Authorization.objects.select_related("holder", "vehicle")
+        .filter(vehicle__plate=normalize_plate(plate))
+        .order_by("-issued_at", "-id")
+        .first()
+    )
+
+
+def current_alvaras(authorization: Authorization):
+    return authorization.alvaras.filter(status__in=["active", "suspended", "retained"]).select_related("person")
+
+
+def active_bar(cpf: str, on: date) -> GrantBar | None:
+    digits = only_digits(cpf)
+    if not digits:
+        return None
+    return (
+        GrantBar.objects.filter(cpf=digits)
+        .filter(Q(until__isnull=True) | Q(until__gte=on))
+        .order_by("-until")
+        .first()
+    )
+
+
+def count_current_grants(modality: str) -> int:
+    return Authorization.objects.filter(modality=modality, status__in=CURRENT_STATUSES).count()
+
+
+def find_document_by_code(code: str):
+    """An issued authorization or alvará by its verification code (None if unknown)."""
+    auth = Authorization.objects.select_related("holder", "vehicle").filter(verification_code=code).first()
+    if auth:
+        return auth
+    return Alvara.objects.select_related("authorization", "person", "vehicle", "authorization__vehicle").filter(
+        verification_code=code
+    ).first()

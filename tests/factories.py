@@ -1,0 +1,64 @@
+"""factory_boy factories shared by the test suites."""
+
+from __future__ import annotations
+
+import itertools
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from validate_docbr import CPF, RENAVAM
+
+from fleet.models import Vehicle
+from portal.roles import Role
+
+_plates = itertools.count(1000)
+
+
+def _plate(n: int) -> str:
+    letters = "ABCDEFGHJKLMNPRSTUVWXYZ"
+    a, b, c = letters[(n // 529) % 23], letters[(n // 23) % 23], letters[n % 23]
+    return f"{a}{b}{c}{n % 10}{letters[n % 23]}{(n // 10) % 10}{(n // 100) % 10}"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    cpf = factory.LazyFunction(lambda: CPF().generate())
+    username = factory.LazyAttribute(lambda o: o.cpf)
+    name = factory.Faker("name", locale="pt_BR")
+    email = factory.LazyAttribute(lambda o: f"{o.username}@example.org")
+    password = factory.PostGenerationMethodCall("set_password", "senha-forte-123")
+
+    @factory.post_generation
+    def role(self, create, extracted, **kwargs):
+        if create:
+            self.groups.add(Group.objects.get(name=extracted or Role.APPLICANT))
+
+
+class VehicleFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Vehicle
+
+    plate = factory.LazyFunction(lambda: _plate(next(_plates)))
+    renavam = factory.LazyFunction(lambda: RENAVAM().generate())
+    make = "Chevrolet"
+    model = "Spin"
+    color = "branca"
+    manufacture_year = 2024
+    first_registration_date = factory.LazyFunction(lambda: __import__("datetime").date(2024, 3, 1))
+    doors = 5
+    seats = 7
+    engine_cc = 1800
+    registration_category = "aluguel"
+
+
+def issue_authorization(holder=None, vehicle=None, modality="taxi", actor=None, **kwargs):
+    """A granted authorization (and its alvarás) through the real service."""
+    from licensing.services import authorization_issue
+
+    holder = holder or UserFactory()
+    vehicle = vehicle or VehicleFactory(owner=holder)
+    return authorization_issue(actor=actor, holder=holder, vehicle=vehicle, modality=modality, **kwargs)
