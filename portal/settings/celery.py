@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
-
-from celery.schedules import crontab
 
 _var = Path(os.environ.get("VAR_DIR", Path(__file__).resolve().parent.parent.parent / "var"))
 _redis = os.environ.get("REDIS_URL", "")
@@ -36,10 +35,11 @@ CELERY_TIMEZONE = os.environ.get("TIME_ZONE", "America/Sao_Paulo")
 CELERY_BEAT_SCHEDULE_FILENAME = str(_var / "celerybeat-schedule")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Periodic jobs; each task is idempotent (safe to run twice).
-CELERY_BEAT_SCHEDULE: dict = {
-    "drain-outbox": {"task": "portal.tasks.drain_outbox", "schedule": 60.0},
-    "nightly-housekeeping": {
-        "task": "portal.tasks.record_heartbeat",
-        "schedule": crontab(minute=5, hour=0),
-    },
-}
+# Each app declares its entries in <app>/schedule.py as BEAT (plain data, no Django imports).
+CELERY_BEAT_SCHEDULE: dict = {}
+for _app in ("portal", "fleet", "licensing", "enforcement", "tariffs"):
+    try:
+        _module = importlib.import_module(f"{_app}.schedule")
+    except ModuleNotFoundError:
+        continue
+    CELERY_BEAT_SCHEDULE.update(_module.BEAT)
