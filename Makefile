@@ -40,7 +40,7 @@ migrations-check: install
 	PORTAL_TESTING=1 $(BIN)/python manage.py makemigrations --check --dry-run
 
 deploy-check: install
-	DEBUG=0 SECRET_KEY=$$(head -c 48 /dev/urandom | base64) ALLOWED_HOSTS=portal.example SITE_URL=https://portal.example \
+	DEBUG=0 SECRET_KEY=$$(head -c 64 /dev/urandom | base64 | tr -d '/+=\n') ALLOWED_HOSTS=portal.example SITE_URL=https://portal.example \
 	  $(BIN)/python manage.py check --deploy --fail-level WARNING
 
 bench: install

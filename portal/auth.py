@@ -17,6 +17,8 @@ class UsernameOrCpfBackend(ModelBackend):
         digits = only_digits(username)
         if user is None and len(digits) == 11:
             user = User.objects.filter(cpf=digits).first()
+        if user is None and "@" in username:
+            user = User.objects.filter(email__iexact=username).order_by("pk").first()
         if user is None:
             User().set_password(password)  # same work as a real check (timing)
             return None

@@ -110,3 +110,10 @@ def test_session_idle_timeout_logs_out(web, applicant, alegre, settings):
     session["last_activity"] = session["last_activity"] - 120
     session.save()
     assert c.get(reverse("dashboard")).status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("login", ["52998224725", "529.982.247-25", "52998224725@example.org"])
+def test_token_login_by_cpf_formatted_or_email(api, alegre, applicant, login):
+    response = api().post("/api/v1/auth/token/", {"username": login, "password": "senha-forte-123"}, format="json")
+    assert response.status_code == 200, response.content
