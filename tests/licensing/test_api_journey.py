@@ -7,7 +7,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from licensing.models import Application, ApplicationDocument
 from portal.models import Notification
-from tests.licensing.helpers import create_and_submit, open_call, payload, pdf_file, review_all_and_inspect
+from tests.licensing.helpers import (
+    create_and_submit,
+    open_call,
+    payload,
+    pdf_file,
+    review_all_and_inspect,
+)
 
 JOURNEYS = [("alegre", "taxi"), ("alegre", "mototaxi"), ("itagiba", "taxi"), ("itagiba", "mototaxi"),
             ("arapora", "taxi")]
