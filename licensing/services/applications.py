@@ -357,7 +357,7 @@ def _transition(application: Application, to: str, *, actor, reason: str = "", a
 
 
 def _lock(application: Application) -> Application:
-    return Application.objects.select_for_update().select_related("applicant", "vehicle").get(pk=application.pk)
+    return Application.objects.select_for_update(of=("self",)).select_related("applicant", "vehicle").get(pk=application.pk)
 
 
 def _resolve_type(application: Application, doc_type: str) -> RequiredDocument:
