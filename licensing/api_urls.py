@@ -1,3 +1,20 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from licensing import api
+
+urlpatterns = [
+    path("applications/", api.ApplicationCreateView.as_view(), name="api-application-create"),
+    path("applications/<int:pk>/", api.ApplicationDetailView.as_view(), name="api-application-detail"),
+    path("applications/<int:pk>/documents/", api.DocumentUploadView.as_view(), name="api-application-documents"),
+    path("applications/<int:pk>/submit/", api.SubmitView.as_view(), name="api-application-submit"),
+    path("applications/<int:pk>/documents/<int:doc_id>/review/", api.DocumentReviewView.as_view(),
+         name="api-application-document-review"),
+    path("applications/<int:pk>/requirements/", api.RequirementView.as_view(), name="api-application-requirements"),
+    path("applications/<int:pk>/inspection/", api.InspectionView.as_view(), name="api-application-inspection"),
+    path("applications/<int:pk>/inspection/result/", api.InspectionResultView.as_view(),
+         name="api-application-inspection-result"),
+    path("applications/<int:pk>/approve/", api.ApproveView.as_view(), name="api-application-approve"),
+    path("applications/<int:pk>/reject/", api.RejectView.as_view(), name="api-application-reject"),
+    path("authorizations/<int:pk>/act.pdf", api.AuthorizationPdfView.as_view(), name="api-authorization-act-pdf"),
+    path("alvaras/<int:pk>/pdf", api.AlvaraPdfView.as_view(), name="api-alvara-pdf"),
+]

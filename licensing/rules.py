@@ -1,9 +1,15 @@
-"""Pure functions applying the licensing rules of the pack. No database."""
+"""Pure functions applying the licensing rules of the pack (no database). Each returns the
+RuleViolations it finds, each citing the article carried by the pack parameter."""
 
 from __future__ import annotations
 
 import calendar
+import unicodedata
+from dataclasses import dataclass
 from datetime import date
+from datetime import date as _date
+
+from portal.exceptions import RuleViolation
 
 
 def add_years(day: date, years: int) -> date:
@@ -34,3 +40,287 @@ def quota_slots(population: int, inhabitants_per_slot: int) -> int:
     if inhabitants_per_slot <= 0:
         raise ValueError("inhabitants_per_slot must be positive")
     return population // inhabitants_per_slot
+
+
+# --- entry rules ---------------------------------------------------------------------------------
+# Each function receives plain values and the pack's Param (value + legal basis) and returns a
+# list of RuleViolation (empty = the rule is met). A missing Param means the law has no such rule.
+
+
+CNH_CATEGORIES = ("A", "B", "C", "D", "E")
+
+
+def _fmt(person: str) -> str:
+    return f" ({person})" if person else ""
+
+
+def driver_age(birth_date: _date | None, today: _date, min_age, *, field: str = "birth_date",
+               person: str = "") -> list[RuleViolation]:
+    """driver.min_age: the driver must have completed the minimum age."""
+    if min_age is None:
+        return []
+    if birth_date is None:
+        return [RuleViolation("driver.min_age", f"Informe a data de nascimento{_fmt(person)}: a idade mínima é "
+                              f"{min_age.value} anos.", min_age.legal_basis, field=field)]
+    age = full_years_between(birth_date, today)
+    if age < int(min_age.value):
+        return [RuleViolation("driver.min_age", f"O condutor{_fmt(person)} tem {age} anos; a idade mínima é "
+                              f"{min_age.value} anos.", min_age.legal_basis, field=field)]
+    return []
+
+
+def cnh_category(category: str, categories, *, field: str = "driver.cnh_category", person: str = "") -> list[RuleViolation]:
+    """driver.cnh_categories: one of the letters of the CNH must be an accepted category."""
+    if categories is None:
+        return []
+    letters = {ch for ch in (category or "").upper() if ch in CNH_CATEGORIES}
+    accepted = [str(c).upper() for c in categories.value]
+    if not letters or not letters & set(accepted):
+        return [RuleViolation("driver.cnh_categories", f"A categoria da CNH{_fmt(person)} ({category or 'não informada'}) "
+                              f"não é aceita: exigida {', '.join(accepted)}.", categories.legal_basis, field=field)]
+    return []
+
+
+def cnh_years(first_issued: _date | None, today: _date, min_years, *, field: str = "driver.cnh_first_issued",
+              person: str = "") -> list[RuleViolation]:
+    """driver.cnh_min_years: full years since the first CNH (1 year 364 days is 1 year)."""
+    if min_years is None:
+        return []
+    if first_issued is None:
+        return [RuleViolation("driver.cnh_min_years", f"Informe a data da primeira habilitação{_fmt(person)}: o "
+                              f"condutor precisa ter CNH há pelo menos {min_years.value} anos.", min_years.legal_basis,
+                              field=field)]
+    held = full_years_between(first_issued, today)
+    if first_issued > today or held < int(min_years.value):
+        return [RuleViolation("driver.cnh_min_years", f"A CNH{_fmt(person)} foi emitida em {first_issued:%d/%m/%Y}; "
+                              f"é preciso tê-la há pelo menos {min_years.value} anos completos.", min_years.legal_basis,
+                              field=field)]
+    return []
+
+
+def cnh_ear(has_ear: bool, ear_required, *, field: str = "driver.cnh_ear", person: str = "") -> list[RuleViolation]:
+    """driver.ear_required: the CNH must carry 'exerce atividade remunerada'."""
+    if ear_required is None or not ear_required.value or has_ear:
+        return []
+    return [RuleViolation("driver.ear_required", f"A CNH{_fmt(person)} precisa ter a observação EAR (exerce "
+                          "atividade remunerada).", ear_required.legal_basis, field=field)]
+
+
+def vehicle_age(manufacture_year: int | None, first_registration: _date | None, today: _date, basis, max_age,
+                ) -> list[RuleViolation]:
+    """vehicle.max_age_years counted by vehicle.age_basis; an age equal to the maximum is allowed."""
+    if max_age is None:
+        return []
+    how = basis.value if basis is not None else "manufacture_year"
+    limit = int(max_age.value)
+    if how == "first_registration":
+        if first_registration is None:
+            return [RuleViolation("vehicle.max_age_years", "Informe a data do primeiro licenciamento (CRLV): a idade "
+                                  "do veículo é contada a partir dela.", max_age.legal_basis,
+                                  field="vehicle.first_registration_date")]
+        age = full_years_between(first_registration, today)
+        counted = f"licenciado pela primeira vez em {first_registration:%d/%m/%Y}"
+        field = "vehicle.first_registration_date"
+    else:
+        if manufacture_year is None:
+            return [RuleViolation("vehicle.max_age_years", "Informe o ano de fabricação do veículo.",
+                                  max_age.legal_basis, field="vehicle.manufacture_year")]
+        age = today.year - int(manufacture_year)
+        counted = f"fabricado em {manufacture_year}"
+        field = "vehicle.manufacture_year"
+    if age > limit:
+        return [RuleViolation("vehicle.max_age_years", f"O veículo tem {age} anos ({counted}); o máximo permitido é "
+                              f"{limit} anos.", max_age.legal_basis, field=field)]
+    return []
+
+
+def vehicle_doors(doors: int | None, min_doors) -> list[RuleViolation]:
+    if min_doors is None:
+        return []
+    if doors is None or doors < int(min_doors.value):
+        return [RuleViolation("vehicle.min_doors", f"O veículo precisa ter ao menos {min_doors.value} portas "
+                              f"(informado: {doors if doors is not None else 'nada'}).", min_doors.legal_basis,
+                              field="vehicle.doors")]
+    return []
+
+
+def vehicle_seats(seats: int | None, min_seats, max_seats) -> list[RuleViolation]:
+    out = []
+    if min_seats is not None and (seats is None or seats < int(min_seats.value)):
+        out.append(RuleViolation("vehicle.min_seats", f"O veículo precisa ter ao menos {min_seats.value} lugares, "
+                                 "incluindo o motorista.", min_seats.legal_basis, field="vehicle.seats"))
+    if max_seats is not None and seats is not None and seats > int(max_seats.value):
+        out.append(RuleViolation("vehicle.max_seats", f"O veículo pode ter no máximo {max_seats.value} lugares, "
+                                 "incluindo o motorista.", max_seats.legal_basis, field="vehicle.seats"))
+    return out
+
+
+def vehicle_engine(engine_cc: int | None, min_cc) -> list[RuleViolation]:
+    if min_cc is None:
+        return []
+    if engine_cc is None or engine_cc < int(min_cc.value):
+        return [RuleViolation("vehicle.min_engine_cc", f"A cilindrada mínima é {min_cc.value} cc (informado: "
+                              f"{engine_cc if engine_cc is not None else 'nada'}).", min_cc.legal_basis,
+                              field="vehicle.engine_cc")]
+    return []
+
+
+def normalize_color(color: str) -> str:
+    text = unicodedata.normalize("NFKD", (color or "").strip().lower())
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+def _same_color(given: str, allowed: str) -> bool:
+    g, a = normalize_color(given), normalize_color(allowed)
+    if g == a:
+        return True
+    # gender agreement: "branco" / "branca", "amarelo" / "amarela"
+    return len(g) > 3 and g[-1] in "ao" and a[-1:] in ("a", "o") and g[:-1] == a[:-1]
+
+
+def vehicle_color(color: str, colors) -> list[RuleViolation]:
+    if colors is None:
+        return []
+    allowed = [str(c) for c in colors.value]
+    if not any(_same_color(color, a) for a in allowed):
+        return [RuleViolation("vehicle.colors", f"A cor do veículo ({color or 'não informada'}) não é permitida: "
+                              f"use {', '.join(allowed)}.", colors.legal_basis, field="vehicle.color")]
+    return []
+
+
+def auxiliary_count(count: int, max_aux) -> list[RuleViolation]:
+    if max_aux is None or count <= int(max_aux.value):
+        return []
+    return [RuleViolation("auxiliary.max", f"São permitidos no máximo {max_aux.value} condutor(es) auxiliar(es); "
+                          f"foram informados {count}.", max_aux.legal_basis, field="auxiliary_drivers")]
+
+
+def one_grant_per_person(current_grants: int, open_applications: int, max_per_holder) -> list[RuleViolation]:
+    """grant.max_per_holder: current grants plus open applications may not exceed the maximum."""
+    if max_per_holder is None:
+        return []
+    if current_grants + open_applications >= int(max_per_holder.value):
+        what = "uma outorga vigente" if current_grants else "um requerimento em andamento"
+        return [RuleViolation("grant.max_per_holder", f"Cada pessoa pode ter no máximo {max_per_holder.value} "
+                              f"outorga(s); você já tem {what}.", max_per_holder.legal_basis)]
+    return []
+
+
+def cassation_bar(bar_until: _date | None, barred: bool, legal_basis: str, *, person: str = "",
+                  field: str = "non_field_errors") -> list[RuleViolation]:
+    """A person under a cassação bar may not apply until it ends."""
+    if not barred:
+        return []
+    until = f"até {bar_until:%d/%m/%Y}" if bar_until else "por prazo indeterminado"
+    return [RuleViolation("cassation.bar", f"{person or 'O requerente'} está impedido(a) de receber nova outorga "
+                          f"{until}.", legal_basis, field=field)]
+
+
+def open_call(has_open_call: bool, modality_label: str, legal_basis: str) -> list[RuleViolation]:
+    if has_open_call:
+        return []
+    return [RuleViolation("calls.open", f"Não há edital aberto para {modality_label} nesta data; aguarde a abertura "
+                          "de um edital.", legal_basis, field="modality")]
+
+
+def bid(amount, min_bid, method) -> list[RuleViolation]:
+    """selection.method = bidding: an offer is required and must reach the call's minimum."""
+    if method is None or method.value != "bidding":
+        return []
+    if amount is None:
+        return [RuleViolation("selection.bid", "Informe o valor da oferta: a seleção é por licitação.",
+                              method.legal_basis, field="bid_amount")]
+    if min_bid is not None and amount < min_bid:
+        return [RuleViolation("selection.bid", f"A oferta mínima deste edital é R$ {min_bid:.2f}.".replace(".", ","),
+                              method.legal_basis, field="bid_amount")]
+    return []
+
+
+def grant_slots(population: int, per_slot, fixed) -> tuple[int | None, str]:
+    """(slots, legal basis) of the quota: floor(population ÷ inhabitants per slot), or fixed slots."""
+    if per_slot is not None:
+        return quota_slots(population, int(per_slot.value)), per_slot.legal_basis
+    if fixed is not None:
+        return int(fixed.value), fixed.legal_basis
+    return None, ""
+
+
+def quota_available(slots: int | None, current: int, legal_basis: str) -> list[RuleViolation]:
+    if slots is None or current < slots:
+        return []
+    return [RuleViolation("quota.full", f"Não há vaga: as {slots} vagas da modalidade estão ocupadas.", legal_basis,
+                          conflict=True)]
+
+
+# --- ranking -------------------------------------------------------------------------------------
+
+RANKING_LABELS = {
+    "renewal_first": "Renovação",
+    "cnh_years_desc": "Anos de CNH",
+    "vehicle_newer": "Ano do veículo",
+    "cnh_points_asc": "Pontos na CNH",
+    "schooling_desc": "Escolaridade",
+    "dependents_desc": "Dependentes",
+    "bid_desc": "Oferta (R$)",
+    "registration_oldest": "Protocolado em",
+}
+
+
+@dataclass(frozen=True)
+class RankingEntry:
+    key: object
+    renewal: bool
+    cnh_years: int
+    vehicle_year: int
+    cnh_points: int | None
+    schooling: int | None
+    dependents: int | None
+    bid: object
+    submitted_at: object
+
+
+def _sort_value(entry: RankingEntry, criterion: str):
+    if criterion == "renewal_first":
+        return 0 if entry.renewal else 1
+    if criterion == "cnh_years_desc":
+        return -entry.cnh_years
+    if criterion == "vehicle_newer":
+        return -entry.vehicle_year
+    if criterion == "cnh_points_asc":
+        return entry.cnh_points if entry.cnh_points is not None else 10**6
+    if criterion == "schooling_desc":
+        return -(entry.schooling or 0)
+    if criterion == "dependents_desc":
+        return -(entry.dependents or 0)
+    if criterion == "bid_desc":
+        return -(entry.bid or 0)
+    if criterion == "registration_oldest":
+        return entry.submitted_at
+    raise ValueError(f"critério de classificação desconhecido: {criterion}")
+
+
+def rank(entries: list[RankingEntry], criteria: list[str]) -> list[RankingEntry]:
+    """Order by the pack's criteria in turn; the protocol time breaks remaining ties."""
+    return sorted(entries, key=lambda e: tuple(_sort_value(e, c) for c in criteria) + (e.submitted_at,))
+
+
+def criterion_display(entry: RankingEntry, criterion: str) -> str:
+    if criterion == "renewal_first":
+        return "sim" if entry.renewal else "não"
+    if criterion == "cnh_years_desc":
+        return str(entry.cnh_years)
+    if criterion == "vehicle_newer":
+        return str(entry.vehicle_year)
+    if criterion == "cnh_points_asc":
+        return "—" if entry.cnh_points is None else str(entry.cnh_points)
+    if criterion == "schooling_desc":
+        from licensing.models import Schooling
+
+        return "—" if entry.schooling is None else Schooling(entry.schooling).label
+    if criterion == "dependents_desc":
+        return "—" if entry.dependents is None else str(entry.dependents)
+    if criterion == "bid_desc":
+        return "—" if entry.bid is None else f"{entry.bid:.2f}".replace(".", ",")
+    if criterion == "registration_oldest":
+        return f"{entry.submitted_at:%d/%m/%Y %H:%M}" if entry.submitted_at else "—"
+    return ""

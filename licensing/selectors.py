@@ -55,3 +55,30 @@ def find_document_by_code(code: str):
     return Alvara.objects.select_related("authorization", "person", "vehicle", "authorization__vehicle").filter(
         verification_code=code
     ).first()
+
+
+# --- applications ----------------------------------------------------------------------------------
+
+
+def applications_visible_to(user):
+    """Applications a person may see: clerks all, agents those they inspect, applicants their own."""
+    from licensing.models import Application
+    from portal.roles import Role, has_role
+
+    qs = Application.objects.all()
+    if has_role(user, Role.CLERK, Role.ADMIN):
+        return qs
+    if has_role(user, Role.AGENT):
+        return qs.filter(inspections__agent=user).distinct()
+    return qs.filter(applicant=user)
+
+
+def can_see_grant(user, authorization) -> bool:
+    """The holder (or one of its drivers) and staff may see a grant act and its alvarás."""
+    from portal.roles import STAFF_ROLES, has_role
+
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if has_role(user, *STAFF_ROLES) or authorization.holder_id == user.pk:
+        return True
+    return authorization.alvaras.filter(person=user).exists()

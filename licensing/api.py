@@ -1,0 +1,363 @@
+"""API v1 for applications, reviews, inspections, decisions and the grant PDFs (API.md)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from licensing import services
+from licensing.documents import alvara_pdf, authorization_pdf
+from licensing.models import (
+    Alvara,
+    Application,
+    ApplicationKind,
+    Authorization,
+    Modality,
+)
+from licensing.selectors import applications_visible_to, can_see_grant
+from licensing.serializers import application_detail, inspection_payload
+from portal.api import role_permission
+from portal.roles import Role, has_role
+from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
+
+IsClerk = role_permission(Role.CLERK, Role.ADMIN)
+IsAgentOrClerk = role_permission(Role.CLERK, Role.ADMIN, Role.AGENT)
+IsAgent = role_permission(Role.AGENT)
+IsApplicant = role_permission(Role.APPLICANT)
+CanSeeApplications = role_permission(Role.APPLICANT, Role.CLERK, Role.ADMIN, Role.AGENT)
+
+
+def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
+    """{"vehicle": {"plate": [..]}} → {"vehicle.plate": [..]}; list items numbered from 1."""
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = key if key != "non_field_errors" or not prefix else ""
+            out.update(flatten_errors(value, f"{prefix}.{name}".strip(".") if prefix else key))
+    elif isinstance(detail, list) and detail and all(isinstance(d, (dict, list)) for d in detail):
+        for i, value in enumerate(detail, start=1):
+            if value:
+                out.update(flatten_errors(value, f"{prefix}.{i}"))
+    else:
+        out[prefix or "non_field_errors"] = [str(d) for d in (detail if isinstance(detail, list) else [detail])]
+    return out
+
+
+def validated(serializer_class, data):
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        raise DjangoValidationError(flatten_errors(serializer.errors))
+    return serializer.validated_data
+
+
+# --- input serializers ---------------------------------------------------------------------------------
+
+
+class VehicleIn(serializers.Serializer):
+    plate = serializers.CharField(label="placa", max_length=10)
+    renavam = serializers.CharField(label="RENAVAM", max_length=15)
+    make = serializers.CharField(label="marca", max_length=60)
+    model = serializers.CharField(label="modelo", max_length=80)
+    color = serializers.CharField(label="cor", max_length=40)
+    manufacture_year = serializers.IntegerField(label="ano de fabricação", min_value=1950, max_value=2100)
+    first_registration_date = serializers.DateField(label="data do primeiro licenciamento", required=False,
+                                                    allow_null=True)
+    doors = serializers.IntegerField(label="portas", min_value=0, max_value=10, required=False, allow_null=True)
+    seats = serializers.IntegerField(label="lugares", min_value=1, max_value=60, required=False, allow_null=True)
+    engine_cc = serializers.IntegerField(label="cilindrada", min_value=0, max_value=20000, required=False,
+                                         allow_null=True)
+    registration_category = serializers.CharField(label="categoria no CRLV", max_length=30, required=False,
+                                                  allow_blank=True)
+
+    def validate_plate(self, value):
+        try:
+            validate_plate(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+        return normalize_plate(value)
+
+    def validate_renavam(self, value):
+        try:
+            validate_renavam(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from exc
+        return only_digits(value)
+
+
+def _cnh_number(value: str) -> str:
+    digits = only_digits(value)
+    if not 9 <= len(digits) <= 11:
+        raise serializers.ValidationError("Número da CNH inválido: informe os 11 dígitos do registro.")
+    return digits
+
+
+class DriverIn(serializers.Serializer):
+    cnh_number = serializers.CharField(label="número da CNH", max_length=20)
+    cnh_category = serializers.CharField(label="categoria da CNH", max_length=5)
+    cnh_first_issued = serializers.DateField(label="primeira habilitação")
+    cnh_ear = serializers.BooleanField(label="CNH com EAR", default=False)
+    cnh_points = serializers.IntegerField(label="pontos na CNH", min_value=0, max_value=100, required=False,
+                                          allow_null=True)
+
+    def validate_cnh_number(self, value):
+        return _cnh_number(value)
+
+
+class AuxiliaryIn(DriverIn):
+    cpf = serializers.CharField(label="CPF", max_length=20)
+    name = serializers.CharField(label="nome", max_length=200)
+    birth_date = serializers.DateField(label="data de nascimento", required=False, allow_null=True)
+
+
+class ApplicationIn(serializers.Serializer):
+    kind = serializers.ChoiceField(label="tipo", choices=ApplicationKind.choices, default=ApplicationKind.NEW)
+    modality = serializers.ChoiceField(label="modalidade", choices=Modality.choices)
+    vehicle = VehicleIn()
+    driver = DriverIn()
+    auxiliary_drivers = AuxiliaryIn(many=True, required=False, default=list)
+    bid_amount = serializers.DecimalField(label="oferta", max_digits=12, decimal_places=2, min_value=0,
+                                          required=False, allow_null=True)
+    schooling = serializers.IntegerField(label="escolaridade", min_value=0, max_value=7, required=False,
+                                         allow_null=True)
+    dependents = serializers.IntegerField(label="dependentes", min_value=0, max_value=30, required=False,
+                                          allow_null=True)
+
+
+class ReviewIn(serializers.Serializer):
+    accepted = serializers.BooleanField(label="aceito")
+    reason = serializers.CharField(label="motivo", required=False, allow_blank=True, max_length=2000)
+
+
+class ScheduleIn(serializers.Serializer):
+    scheduled_for = serializers.DateTimeField(label="data e hora")
+    agent = serializers.CharField(label="agente", max_length=150)
+
+
+class ResultIn(serializers.Serializer):
+    approved = serializers.BooleanField(label="aprovada")
+    checklist = serializers.DictField(label="itens", child=serializers.BooleanField(), required=False, default=dict)
+    notes = serializers.CharField(label="observações", required=False, allow_blank=True, max_length=4000)
+
+
+class RejectIn(serializers.Serializer):
+    reason = serializers.CharField(label="motivo", max_length=4000)
+
+
+class RequirementIn(serializers.Serializer):
+    text = serializers.CharField(label="exigência", max_length=4000)
+    document_type = serializers.CharField(label="item de documento", max_length=80, required=False, allow_blank=True)
+    due_date = serializers.DateField(label="prazo", required=False, allow_null=True)
+
+
+def _agent_user(value: str):
+    User = get_user_model()
+    query = User.objects.filter(groups__name=Role.AGENT)
+    if str(value).isdigit():
+        found = query.filter(pk=int(value)).first()
+        if found:
+            return found
+    found = query.filter(username=value).first() or query.filter(registration_number=value).first()
+    if found is None:
+        raise DjangoValidationError({"agent": ["Agente de fiscalização não encontrado."]})
+    return found
+
+
+# --- views ---------------------------------------------------------------------------------------------
+
+
+def _visible(request, pk: int) -> Application:
+    return get_object_or_404(applications_visible_to(request.user), pk=pk)
+
+
+class ApplicationCreateView(APIView):
+    """POST /api/v1/applications/ — a draft application, judged against every entry rule."""
+
+    permission_classes = [IsApplicant]
+
+    @extend_schema(request=ApplicationIn, responses={201: None})
+    def post(self, request):
+        data = validated(ApplicationIn, request.data)
+        application = services.application_create(
+            actor=request.user, applicant=request.user, kind=data["kind"], modality=data["modality"],
+            vehicle=dict(data["vehicle"]), driver=dict(data["driver"]),
+            auxiliaries=[dict(a) for a in data.get("auxiliary_drivers", [])], bid_amount=data.get("bid_amount"),
+            extra={"schooling": data.get("schooling"), "dependents": data.get("dependents"),
+                   "cnh_points": data["driver"].get("cnh_points")},
+        )
+        return Response({"id": application.pk, "status": application.status,
+                         "required_documents": [d.as_dict() for d in services.required_documents(application)]},
+                        status=status.HTTP_201_CREATED)
+
+
+class ApplicationDetailView(APIView):
+    """GET /api/v1/applications/{id}/ — status, protocol, documents with their review, history."""
+
+    permission_classes = [CanSeeApplications]
+
+    def get(self, request, pk: int):
+        application = _visible(request, pk)
+        return Response(application_detail(application, request.user))
+
+
+class DocumentUploadView(APIView):
+    """POST /api/v1/applications/{id}/documents/ (multipart type, file)."""
+
+    permission_classes = [IsApplicant]
+    parser_classes = [MultiPartParser, FormParser]
+
+    def post(self, request, pk: int):
+        application = get_object_or_404(Application, pk=pk, applicant=request.user)
+        errors = {}
+        if not request.data.get("type"):
+            errors["type"] = ["Informe o item (type) da lista de documentos exigidos."]
+        upload = request.FILES.get("file")
+        if upload is None:
+            errors["file"] = ["Escolha o arquivo (PDF, JPEG ou PNG)."]
+        if errors:
+            raise DjangoValidationError(errors)
+        document = services.document_upload(actor=request.user, application=application,
+                                            doc_type=request.data["type"], file=upload)
+        return Response({"id": document.pk, "type": document.type, "status": document.status},
+                        status=status.HTTP_201_CREATED)
+
+
+class SubmitView(APIView):
+    permission_classes = [IsApplicant]
+
+    def post(self, request, pk: int):
+        application = get_object_or_404(Application, pk=pk, applicant=request.user)
+        application = services.application_submit(actor=request.user, application=application)
+        return Response({"id": application.pk, "status": application.status, "protocol": application.protocol})
+
+
+class DocumentReviewView(APIView):
+    permission_classes = [IsClerk]
+
+    def post(self, request, pk: int, doc_id: int):
+        application = get_object_or_404(Application, pk=pk)
+        document = get_object_or_404(application.documents, pk=doc_id)
+        data = validated(ReviewIn, request.data)
+        document = services.document_review(actor=request.user, document=document, accepted=data["accepted"],
+                                            reason=data.get("reason", ""))
+        return Response({"id": document.pk, "type": document.type, "status": document.status,
+                         "reason": document.reason})
+
+
+class RequirementView(APIView):
+    permission_classes = [IsClerk]
+
+    def post(self, request, pk: int):
+        application = get_object_or_404(Application, pk=pk)
+        data = validated(RequirementIn, request.data)
+        req = services.requirement_raise(actor=request.user, application=application, text=data["text"],
+                                         document_type=data.get("document_type", ""), due_date=data.get("due_date"))
+        return Response({"id": req.pk, "status": "requirement"}, status=status.HTTP_201_CREATED)
+
+
+class InspectionView(APIView):
+    """GET (clerk, agent) the scheduled vistoria and the pack's checklist; POST (clerk) schedule it."""
+
+    def get_permissions(self):
+        return [IsClerk()] if self.request.method == "POST" else [IsAgentOrClerk()]
+
+    def get(self, request, pk: int):
+        application = _visible(request, pk)
+        return Response(inspection_payload(application))
+
+    def post(self, request, pk: int):
+        application = get_object_or_404(Application, pk=pk)
+        data = validated(ScheduleIn, request.data)
+        inspection = services.inspection_schedule(actor=request.user, application=application,
+                                                  scheduled_for=data["scheduled_for"], agent=_agent_user(data["agent"]))
+        return Response({"id": inspection.pk, **inspection_payload(application)}, status=status.HTTP_201_CREATED)
+
+
+class InspectionResultView(APIView):
+    permission_classes = [IsAgent]
+
+    def post(self, request, pk: int):
+        application = _visible(request, pk)
+        inspection = application.inspections.filter(agent=request.user).order_by("-scheduled_for", "-id").first()
+        if inspection is None:
+            raise Http404
+        data = validated(ResultIn, request.data)
+        services.inspection_record(actor=request.user, inspection=inspection, approved=data["approved"],
+                                   checklist=data.get("checklist") or {}, notes=data.get("notes", ""))
+        return Response(inspection_payload(application))
+
+
+class ApproveView(APIView):
+    permission_classes = [IsClerk]
+
+    def post(self, request, pk: int):
+        application = get_object_or_404(Application, pk=pk)
+        authorization, alvaras = services.application_approve(actor=request.user, application=application)
+        holder_alvara = next((a for a in alvaras if not a.is_auxiliary), None)
+
+        def brief(obj):
+            return {"id": obj.pk, "number": obj.number, "valid_until": obj.valid_until.isoformat(),
+                    "verification_code": obj.verification_code}
+
+        return Response({"status": "approved", "authorization": brief(authorization),
+                         "alvara": brief(holder_alvara) if holder_alvara else None,
+                         "alvaras": [brief(a) | {"person": a.person.display_name, "auxiliary": a.is_auxiliary}
+                                     for a in alvaras]})
+
+
+class RejectView(APIView):
+    permission_classes = [IsClerk]
+
+    def post(self, request, pk: int):
+        application = get_object_or_404(Application, pk=pk)
+        data = validated(RejectIn, request.data)
+        application = services.application_reject(actor=request.user, application=application, reason=data["reason"])
+        return Response({"id": application.pk, "status": application.status, "reason": application.decision_reason})
+
+
+class AnyContent(BaseContentNegotiation):
+    """PDF endpoints answer whatever the client accepts (errors still go out as JSON)."""
+
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
+def pdf_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+class AuthorizationPdfView(APIView):
+    content_negotiation_class = AnyContent
+
+    def get(self, request, pk: int):
+        authorization = get_object_or_404(Authorization.objects.select_related("holder", "vehicle"), pk=pk)
+        if not can_see_grant(request.user, authorization):
+            raise Http404
+        return pdf_response(authorization_pdf(authorization), f"ato-{authorization.number.replace('/', '-')}.pdf")
+
+
+class AlvaraPdfView(APIView):
+    content_negotiation_class = AnyContent
+
+    def get(self, request, pk: int):
+        alvara = get_object_or_404(Alvara.objects.select_related("authorization", "person", "vehicle"), pk=pk)
+        if not can_see_grant(request.user, alvara.authorization):
+            raise Http404
+        if not has_role(request.user, Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN) and \
+                request.user.pk not in (alvara.person_id, alvara.authorization.holder_id):
+            raise Http404
+        return pdf_response(alvara_pdf(alvara), f"alvara-{alvara.number.replace('/', '-')}.pdf")
+

@@ -1,0 +1,112 @@
+"""The PDFs of licensing: grant act, alvará, protocol receipt, vistoria form, declaration."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from licensing.models import Alvara, Application, Authorization
+from portal import regulation
+from portal.pdf import qr_svg_data_uri, render_pdf, verification_url
+from portal.validators import format_cpf
+
+UF_NAMES = {
+    "AC": "Acre", "AL": "Alagoas", "AP": "Amapá", "AM": "Amazonas", "BA": "Bahia", "CE": "Ceará",
+    "DF": "Distrito Federal", "ES": "Espírito Santo", "GO": "Goiás", "MA": "Maranhão", "MT": "Mato Grosso",
+    "MS": "Mato Grosso do Sul", "MG": "Minas Gerais", "PA": "Pará", "PB": "Paraíba", "PR": "Paraná",
+    "PE": "Pernambuco", "PI": "Piauí", "RJ": "Rio de Janeiro", "RN": "Rio Grande do Norte",
+    "RS": "Rio Grande do Sul", "RO": "Rondônia", "RR": "Roraima", "SC": "Santa Catarina", "SP": "São Paulo",
+    "SE": "Sergipe", "TO": "Tocantins",
+}
+DECLARATION_PREFIX = "declaracao_anexo"
+
+
+def _base(pack, *, title: str, number: str = "", legal_basis: str = "", code: str = "") -> dict:
+    ctx = {"pack": pack, "state_name": UF_NAMES.get(pack.uf, pack.uf), "title": title, "number": number,
+           "legal_basis": legal_basis, "generated_at": timezone.localtime(timezone.now(), pack.tz)}
+    if code:
+        url = verification_url(code)
+        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_svg_data_uri(url)})
+    return ctx
+
+
+def _long_date(day) -> str:
+    return date_format(day, "j \\d\\e F \\d\\e Y")
+
+
+def authorization_pdf(authorization: Authorization) -> bytes:
+    pack = regulation.current()
+    auxiliaries = [a for a in authorization.alvaras.select_related("person").filter(is_auxiliary=True)]
+    if not auxiliaries:
+        app = authorization.applications.first()
+        auxiliaries = [{"person": {"display_name": a.name}} for a in app.auxiliaries.all()] if app else []
+    ctx = _base(pack, title=authorization.act_name, number=authorization.number,
+                legal_basis=authorization.legal_basis, code=authorization.verification_code)
+    ctx.update({"obj": authorization, "holder_cpf": format_cpf(authorization.holder.cpf or ""),
+                "modality_label": pack.modality_label(authorization.modality),
+                "grant_verb": f"a presente {authorization.act_name}",
+                "auxiliaries": auxiliaries, "issued_date": _long_date(timezone.localtime(authorization.issued_at, pack.tz))})
+    return render_pdf("licensing/pdf/authorization.html", ctx)
+
+
+def alvara_pdf(alvara: Alvara) -> bytes:
+    pack = regulation.current()
+    ctx = _base(pack, title=alvara.doc_name, number=alvara.number, legal_basis=alvara.legal_basis,
+                code=alvara.verification_code)
+    ctx.update({"obj": alvara, "person_cpf": format_cpf(alvara.person.cpf or ""),
+                "modality_label": pack.modality_label(alvara.authorization.modality),
+                "issued_date": _long_date(timezone.localtime(alvara.issued_at, pack.tz))})
+    return render_pdf("licensing/pdf/alvara.html", ctx)
+
+
+def receipt_pdf(application: Application) -> bytes:
+    from licensing.services.applications import current_documents, required_documents
+
+    pack = regulation.current()
+    sent = current_documents(application)
+    documents = [{"label": item.label, "doc": sent[item.code]} for item in required_documents(application)
+                 if item.code in sent]
+    ctx = _base(pack, title="Comprovante de protocolo", number=application.protocol or "",
+                legal_basis=pack.act("authorization").get("legal_basis", ""))
+    ctx.update({"obj": application, "documents": documents, "holder_cpf": format_cpf(application.applicant.cpf or ""),
+                "modality_label": pack.modality_label(application.modality),
+                "submitted_local": timezone.localtime(application.submitted_at, pack.tz) if application.submitted_at else None})
+    return render_pdf("licensing/pdf/receipt.html", ctx)
+
+
+def inspection_pdf(application: Application) -> bytes:
+    pack = regulation.current()
+    inspection = application.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()
+    checklist = inspection.checklist if inspection and inspection.has_result else {}
+    items = [{**i, "result": checklist.get(i["code"]) if inspection and inspection.has_result else None}
+             for i in pack.inspection_items(application.modality)]
+    bases = sorted({i["legal_basis"].split(",")[0] for i in items})
+    ctx = _base(pack, title=f"Formulário de vistoria — {pack.modality_label(application.modality)}",
+                number=application.protocol or "", legal_basis="; ".join(bases))
+    ctx.update({"obj": application, "inspection": inspection, "items": items,
+                "modality_label": pack.modality_label(application.modality),
+                "scheduled_local": timezone.localtime(inspection.scheduled_for, pack.tz) if inspection else None})
+    return render_pdf("licensing/pdf/inspection.html", ctx)
+
+
+def declaration_item(application: Application) -> dict | None:
+    """The pack's declaration item (where its checklist has one)."""
+    pack = regulation.current()
+    return next((d for d in pack.documents(application.modality, application.kind)
+                 if d["code"].startswith(DECLARATION_PREFIX)), None)
+
+
+def declaration_pdf(application: Application) -> bytes:
+    pack = regulation.current()
+    item = declaration_item(application)
+    if item is None:
+        raise LookupError("A legislação ativa não prevê declaração pré-preenchida.")
+    profile = getattr(application.applicant, "applicant_profile", None)
+    ctx = _base(pack, title="Declaração", legal_basis=item["legal_basis"])
+    ctx.update({"person_name": application.applicant.display_name,
+                "person_cpf": format_cpf(application.applicant.cpf or ""),
+                "address": profile.address if profile else "", "protocol": application.protocol,
+                "grant_name": pack.act("authorization").get("name", "Autorização"),
+                "modality_label": pack.modality_label(application.modality),
+                "law_title": pack.main_law.get("title", "")})
+    return render_pdf("licensing/pdf/declaration.html", ctx)

@@ -1,0 +1,30 @@
+"""Licensing services: the only writers of grants, alvarás, calls and applications.
+
+``grants`` issues acts and changes their status; ``calls`` opens editais; ``applications``
+carries a requerimento from draft to decision, one service per transition.
+"""
+
+from licensing.services.applications import (  # noqa: F401
+    application_approve,
+    application_create,
+    application_reject,
+    application_submit,
+    application_update,
+    document_upload,
+    entry_violations,
+    required_documents,
+)
+from licensing.services.calls import call_open, open_call_for  # noqa: F401
+from licensing.services.grants import (  # noqa: F401
+    alvara_issue,
+    alvara_set_status,
+    authorization_issue,
+    authorization_set_status,
+    grant_bar_create,
+)
+from licensing.services.review import (  # noqa: F401
+    document_review,
+    inspection_record,
+    inspection_schedule,
+    requirement_raise,
+)
