@@ -138,7 +138,7 @@ def test_ranking_itagiba_order():
 @pytest.mark.parametrize("slug,modality,field,value,code", [
     ("alegre", "taxi", "manufacture_year", 8, "vehicle.max_age_years"),
     ("arapora", "taxi", "manufacture_year", 6, "vehicle.max_age_years"),
-    ("alegre", "taxi", "color", "prata", "vehicle.colors"),
+    ("arapora", "taxi", "color", "prata", "vehicle.colors"),
     ("alegre", "taxi", "doors", 4, "vehicle.min_doors"),
     ("itagiba", "taxi", "engine_cc", 999, "vehicle.min_engine_cc"),
 ])
