@@ -9,7 +9,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from licensing.documents import alvara_pdf, authorization_pdf, declaration_pdf, inspection_pdf, receipt_pdf
+from licensing.documents import (
+    alvara_pdf,
+    authorization_pdf,
+    declaration_pdf,
+    inspection_pdf,
+    receipt_pdf,
+)
 from licensing.models import Application, ApplicationAuxiliary, Inspection
 from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
