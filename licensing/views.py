@@ -120,7 +120,7 @@ class WizardMixin(RoleRequiredMixin):
     roles = (Role.APPLICANT,)
 
     def render_step(self, request, app, step, form=None, status=200, **extra):
-        ctx = {"application": app, "step": step, "steps": STEPS, "step_index": STEP_NAMES.index(step) + 1,
+        ctx = {"application": app, "step": step, "steps": STEPS, "step_title": dict(STEPS)[step], "step_index": STEP_NAMES.index(step) + 1,
                "step_total": len(STEPS), "form": form, "pack": regulation.current(),
                "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
                                  ("Novo requerimento", None)), **extra}
