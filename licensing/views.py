@@ -364,7 +364,13 @@ class DocumentFileView(RoleRequiredMixin, View):
         doc = get_object_or_404(ApplicationDocument, pk=doc_id, application=app)
         audit_log(actor=request.user, obj=app, action="document_viewed", data={"document": doc.pk, "type": doc.type})
         ext = doc.file.name.rsplit(".", 1)[-1]
-        return serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
+        response = serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
+        # shown inside the clerk's page (same origin only); a PDF needs the browser's viewer, so no sandbox
+        response["X-Frame-Options"] = "SAMEORIGIN"
+        sandbox = "" if doc.mime == "application/pdf" else "; sandbox"
+        response["Content-Security-Policy"] = (
+            "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'" + sandbox)
+        return response
 
 
 # --- clerk ---------------------------------------------------------------------------------------------

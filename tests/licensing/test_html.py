@@ -77,6 +77,7 @@ def test_html_journey(slug, modality, load_pack, web, applicant, clerk, agent):
     for doc in app.documents.all():
         view = desk.get(reverse("licensing-document-file", kwargs={"pk": app.pk, "doc_id": doc.pk}))
         assert view.status_code == 200 and view["Content-Disposition"].startswith("inline")
+        assert view["X-Frame-Options"] == "SAMEORIGIN" and view["X-Content-Type-Options"] == "nosniff"
         r = desk.post(reverse("licensing-document-review", kwargs={"pk": app.pk, "doc_id": doc.pk}),
                       {f"d{doc.pk}-accepted": "1"})
         assert r.status_code == 302
