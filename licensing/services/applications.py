@@ -191,7 +191,7 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
 
 def _renewable_authorization(applicant, modality: str) -> Authorization | None:
     return (applicant.authorizations.filter(modality=modality, status__in=[*CURRENT_STATUSES, AuthorizationStatus.EXPIRED])
-            .order_by("-valid_until").first())
+            .order_by("-valid_until", "-issued_at", "-id").first())
 
 
 def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant) -> None:
