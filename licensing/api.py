@@ -178,9 +178,24 @@ def _visible(request, pk: int) -> Application:
 
 
 class ApplicationCreateView(APIView):
-    """POST /api/v1/applications/ — a draft application, judged against every entry rule."""
+    """POST /api/v1/applications/ — a draft application, judged against every entry rule.
+    GET — the applications the caller may see (own; all for clerks; inspected ones for agents), paginated."""
 
-    permission_classes = [IsApplicant]
+    def get_permissions(self):
+        return [IsApplicant()] if self.request.method == "POST" else [CanSeeApplications()]
+
+    def get(self, request):
+        from rest_framework.pagination import PageNumberPagination
+
+        qs = applications_visible_to(request.user).select_related("vehicle").order_by("-created_at", "-id")
+        if request.query_params.get("status"):
+            qs = qs.filter(status=request.query_params["status"])
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(qs, request, view=self)
+        return paginator.get_paginated_response([
+            {"id": a.pk, "protocol": a.protocol, "kind": a.kind, "modality": a.modality, "status": a.status,
+             "plate": a.vehicle.plate if a.vehicle else None, "created_at": a.created_at.isoformat(),
+             "submitted_at": a.submitted_at.isoformat() if a.submitted_at else None} for a in page])
 
     @extend_schema(request=ApplicationIn, responses={201: None})
     def post(self, request):

@@ -3,7 +3,7 @@ from django.urls import path
 from licensing import api
 
 urlpatterns = [
-    path("applications/", api.ApplicationCreateView.as_view(), name="api-application-create"),
+    path("applications/", api.ApplicationCreateView.as_view(), name="api-applications"),
     path("applications/<int:pk>/", api.ApplicationDetailView.as_view(), name="api-application-detail"),
     path("applications/<int:pk>/documents/", api.DocumentUploadView.as_view(), name="api-application-documents"),
     path("applications/<int:pk>/submit/", api.SubmitView.as_view(), name="api-application-submit"),

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format
 
 from licensing.models import Alvara, Application, Authorization
 from portal import regulation
@@ -30,8 +31,12 @@ def _base(pack, *, title: str, number: str = "", legal_basis: str = "", code: st
     return ctx
 
 
+MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+          "novembro", "dezembro")
+
+
 def _long_date(day) -> str:
-    return date_format(day, "j \\d\\e F \\d\\e Y")
+    return f"{day.day} de {MONTHS[day.month - 1]} de {day.year}"
 
 
 def authorization_pdf(authorization: Authorization) -> bytes:
@@ -68,6 +73,9 @@ def receipt_pdf(application: Application) -> bytes:
                  if item.code in sent]
     ctx = _base(pack, title="Comprovante de protocolo", number=application.protocol or "",
                 legal_basis=pack.act("authorization").get("legal_basis", ""))
+    follow = settings.SITE_URL + reverse("licensing-application", kwargs={"pk": application.pk})
+    ctx.update({"follow_url": follow, "qr": qr_svg_data_uri(follow), "qr_caption": "acompanhar o requerimento",
+                "number_label": "Protocolo"})
     ctx.update({"obj": application, "documents": documents, "holder_cpf": format_cpf(application.applicant.cpf or ""),
                 "modality_label": pack.modality_label(application.modality),
                 "submitted_local": timezone.localtime(application.submitted_at, pack.tz) if application.submitted_at else None})
@@ -83,6 +91,9 @@ def inspection_pdf(application: Application) -> bytes:
     bases = sorted({i["legal_basis"].split(",")[0] for i in items})
     ctx = _base(pack, title=f"Formulário de vistoria — {pack.modality_label(application.modality)}",
                 number=application.protocol or "", legal_basis="; ".join(bases))
+    follow = settings.SITE_URL + reverse("licensing-application", kwargs={"pk": application.pk})
+    ctx.update({"number_label": "Protocolo", "follow_url": follow, "qr": qr_svg_data_uri(follow),
+                "qr_caption": "abrir o requerimento"})
     ctx.update({"obj": application, "inspection": inspection, "items": items,
                 "modality_label": pack.modality_label(application.modality),
                 "scheduled_local": timezone.localtime(inspection.scheduled_for, pack.tz) if inspection else None})

@@ -48,6 +48,16 @@ def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | Non
         form.add_error(None, str(exc))
 
 
+class FriendlyRequiredMixin:
+    """'Informe …' instead of a bare 'Este campo é obrigatório.'"""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            label = str(field.label or "este campo")
+            field.error_messages["required"] = f"Informe: {label[0].lower() + label[1:]}."
+
+
 def modality_choices() -> list[tuple[str, str]]:
     pack = regulation.current()
     return [(m.value, pack.modality_label(m.value)) for m in Modality if pack.has_modality(m.value)]
@@ -77,7 +87,7 @@ class ProfileForm(forms.ModelForm):
         return (self.cleaned_data.get("cnh_category") or "").upper().strip()
 
 
-class ModalityForm(forms.Form):
+class ModalityForm(FriendlyRequiredMixin, forms.Form):
     modality = forms.ChoiceField(label="Modalidade", widget=forms.RadioSelect)
     kind = forms.ChoiceField(label="Tipo de pedido", choices=ApplicationKind.choices, initial=ApplicationKind.NEW,
                              widget=forms.RadioSelect)
@@ -91,7 +101,7 @@ class ModalityForm(forms.Form):
             del self.fields["bid_amount"]
 
 
-class VehicleForm(forms.Form):
+class VehicleForm(FriendlyRequiredMixin, forms.Form):
     plate = forms.CharField(label="Placa", max_length=8, help_text="Placa no formato ABC1D23 ou ABC-1234.")
     renavam = forms.CharField(label="RENAVAM", max_length=11, help_text="Os 11 dígitos do documento do veículo (CRLV).",
                               widget=forms.TextInput(attrs={"inputmode": "numeric"}))
@@ -116,7 +126,7 @@ class VehicleForm(forms.Form):
         return only_digits(value)
 
 
-class DriverForm(forms.Form):
+class DriverForm(FriendlyRequiredMixin, forms.Form):
     cnh_number = forms.CharField(label="Número da CNH", max_length=11, widget=forms.TextInput(attrs={"inputmode": "numeric"}))
     cnh_category = forms.CharField(label="Categoria da CNH", max_length=5, help_text="Ex.: B, AB, D.")
     cnh_first_issued = date_field("Data da primeira habilitação")
@@ -181,14 +191,14 @@ class UploadForm(forms.Form):
     file = forms.FileField(label="Arquivo (PDF, JPEG ou PNG)")
 
 
-class ReviewForm(forms.Form):
+class ReviewForm(FriendlyRequiredMixin, forms.Form):
     accepted = forms.TypedChoiceField(label="Decisão", choices=[("1", "Aceitar"), ("0", "Recusar")],
                                       coerce=lambda v: v == "1", widget=forms.RadioSelect)
     reason = forms.CharField(label="Motivo (obrigatório para recusar)", required=False,
                              widget=forms.Textarea(attrs={"rows": 2}))
 
 
-class RequirementForm(forms.Form):
+class RequirementForm(FriendlyRequiredMixin, forms.Form):
     text = forms.CharField(label="Exigência", widget=forms.Textarea(attrs={"rows": 3}),
                            help_text="Diga o que o requerente precisa enviar ou corrigir.")
     document_type = forms.ChoiceField(label="Documento relacionado", required=False)
@@ -199,7 +209,7 @@ class RequirementForm(forms.Form):
         self.fields["document_type"].choices = [("", "Nenhum em especial")] + list(document_choices)
 
 
-class ScheduleForm(forms.Form):
+class ScheduleForm(FriendlyRequiredMixin, forms.Form):
     agent = forms.ModelChoiceField(label="Agente", queryset=None)
     date = date_field("Data da vistoria")
     time = forms.TimeField(label="Horário", input_formats=["%H:%M"], help_text="No formato HH:MM.",
@@ -220,12 +230,12 @@ class ScheduleForm(forms.Form):
         return value
 
 
-class RejectForm(forms.Form):
+class RejectForm(FriendlyRequiredMixin, forms.Form):
     reason = forms.CharField(label="Motivo do indeferimento", widget=forms.Textarea(attrs={"rows": 3}),
                              help_text="Cite o artigo da lei quando for o caso.")
 
 
-class CallForm(forms.Form):
+class CallForm(FriendlyRequiredMixin, forms.Form):
     modality = forms.ChoiceField(label="Modalidade")
     start = date_field("Início")
     end = date_field("Fim")
@@ -240,7 +250,7 @@ class CallForm(forms.Form):
         self.fields["modality"].choices = modality_choices()
 
 
-class InspectionResultForm(forms.Form):
+class InspectionResultForm(FriendlyRequiredMixin, forms.Form):
     approved = forms.TypedChoiceField(label="Resultado", choices=[("1", "Aprovada"), ("0", "Reprovada")],
                                       coerce=lambda v: v == "1", widget=forms.RadioSelect)
     notes = forms.CharField(label="Observações", required=False, widget=forms.Textarea(attrs={"rows": 3}))

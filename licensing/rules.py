@@ -4,11 +4,19 @@ RuleViolations it finds, each citing the article carried by the pack parameter."
 from __future__ import annotations
 
 import calendar
-import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from datetime import date as _date
 
+from fleet.rules import (  # noqa: F401  (re-exported: the vehicle rules live with the vehicles)
+    full_years_between,
+    normalize_color,
+    vehicle_age,
+    vehicle_color,
+    vehicle_doors,
+    vehicle_engine,
+    vehicle_seats,
+)
 from portal.exceptions import RuleViolation
 
 
@@ -25,14 +33,6 @@ def add_months(day: date, months: int) -> date:
     month = month0 % 12 + 1
     last = calendar.monthrange(year, month)[1]
     return date(year, month, min(day.day, last))
-
-
-def full_years_between(start: date, end: date) -> int:
-    """Completed years from ``start`` to ``end`` (age on a birthday counts the new year)."""
-    years = end.year - start.year
-    if (end.month, end.day) < (start.month, start.day):
-        years -= 1
-    return years
 
 
 def quota_slots(population: int, inhabitants_per_slot: int) -> int:
@@ -104,88 +104,6 @@ def cnh_ear(has_ear: bool, ear_required, *, field: str = "driver.cnh_ear", perso
         return []
     return [RuleViolation("driver.ear_required", f"A CNH{_fmt(person)} precisa ter a observação EAR (exerce "
                           "atividade remunerada).", ear_required.legal_basis, field=field)]
-
-
-def vehicle_age(manufacture_year: int | None, first_registration: _date | None, today: _date, basis, max_age,
-                ) -> list[RuleViolation]:
-    """vehicle.max_age_years counted by vehicle.age_basis; an age equal to the maximum is allowed."""
-    if max_age is None:
-        return []
-    how = basis.value if basis is not None else "manufacture_year"
-    limit = int(max_age.value)
-    if how == "first_registration":
-        if first_registration is None:
-            return [RuleViolation("vehicle.max_age_years", "Informe a data do primeiro licenciamento (CRLV): a idade "
-                                  "do veículo é contada a partir dela.", max_age.legal_basis,
-                                  field="vehicle.first_registration_date")]
-        age = full_years_between(first_registration, today)
-        counted = f"licenciado pela primeira vez em {first_registration:%d/%m/%Y}"
-        field = "vehicle.first_registration_date"
-    else:
-        if manufacture_year is None:
-            return [RuleViolation("vehicle.max_age_years", "Informe o ano de fabricação do veículo.",
-                                  max_age.legal_basis, field="vehicle.manufacture_year")]
-        age = today.year - int(manufacture_year)
-        counted = f"fabricado em {manufacture_year}"
-        field = "vehicle.manufacture_year"
-    if age > limit:
-        return [RuleViolation("vehicle.max_age_years", f"O veículo tem {age} anos ({counted}); o máximo permitido é "
-                              f"{limit} anos.", max_age.legal_basis, field=field)]
-    return []
-
-
-def vehicle_doors(doors: int | None, min_doors) -> list[RuleViolation]:
-    if min_doors is None:
-        return []
-    if doors is None or doors < int(min_doors.value):
-        return [RuleViolation("vehicle.min_doors", f"O veículo precisa ter ao menos {min_doors.value} portas "
-                              f"(informado: {doors if doors is not None else 'nada'}).", min_doors.legal_basis,
-                              field="vehicle.doors")]
-    return []
-
-
-def vehicle_seats(seats: int | None, min_seats, max_seats) -> list[RuleViolation]:
-    out = []
-    if min_seats is not None and (seats is None or seats < int(min_seats.value)):
-        out.append(RuleViolation("vehicle.min_seats", f"O veículo precisa ter ao menos {min_seats.value} lugares, "
-                                 "incluindo o motorista.", min_seats.legal_basis, field="vehicle.seats"))
-    if max_seats is not None and seats is not None and seats > int(max_seats.value):
-        out.append(RuleViolation("vehicle.max_seats", f"O veículo pode ter no máximo {max_seats.value} lugares, "
-                                 "incluindo o motorista.", max_seats.legal_basis, field="vehicle.seats"))
-    return out
-
-
-def vehicle_engine(engine_cc: int | None, min_cc) -> list[RuleViolation]:
-    if min_cc is None:
-        return []
-    if engine_cc is None or engine_cc < int(min_cc.value):
-        return [RuleViolation("vehicle.min_engine_cc", f"A cilindrada mínima é {min_cc.value} cc (informado: "
-                              f"{engine_cc if engine_cc is not None else 'nada'}).", min_cc.legal_basis,
-                              field="vehicle.engine_cc")]
-    return []
-
-
-def normalize_color(color: str) -> str:
-    text = unicodedata.normalize("NFKD", (color or "").strip().lower())
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
-
-
-def _same_color(given: str, allowed: str) -> bool:
-    g, a = normalize_color(given), normalize_color(allowed)
-    if g == a:
-        return True
-    # gender agreement: "branco" / "branca", "amarelo" / "amarela"
-    return len(g) > 3 and g[-1] in "ao" and a[-1:] in ("a", "o") and g[:-1] == a[:-1]
-
-
-def vehicle_color(color: str, colors) -> list[RuleViolation]:
-    if colors is None:
-        return []
-    allowed = [str(c) for c in colors.value]
-    if not any(_same_color(color, a) for a in allowed):
-        return [RuleViolation("vehicle.colors", f"A cor do veículo ({color or 'não informada'}) não é permitida: "
-                              f"use {', '.join(allowed)}.", colors.legal_basis, field="vehicle.color")]
-    return []
 
 
 def auxiliary_count(count: int, max_aux) -> list[RuleViolation]:

@@ -57,6 +57,13 @@ from portal.views import RoleRequiredMixin
 
 CLERK = (Role.CLERK, Role.ADMIN)
 SERVICE_ERRORS = (ValidationError, RuleViolation, RuleViolations, InvalidTransition)
+ACTION_LABELS = {
+    "application_created": "Rascunho criado", "application_draft_saved": "Rascunho salvo",
+    "document_uploaded": "Documento enviado", "document_reviewed": "Documento analisado",
+    "document_viewed": "Documento consultado", "requirement_raised": "Exigência registrada",
+    "inspection_scheduled": "Vistoria agendada", "inspection_recorded": "Vistoria registrada",
+    "application_status": "Situação alterada",
+}
 STEPS = [("modality", "Modalidade"), ("vehicle", "Veículo"), ("driver", "Condutor"), ("auxiliaries", "Auxiliares"),
          ("documents", "Documentos"), ("review", "Conferir e enviar")]
 STEP_NAMES = [s for s, _ in STEPS]
@@ -120,7 +127,7 @@ class WizardMixin(RoleRequiredMixin):
     roles = (Role.APPLICANT,)
 
     def render_step(self, request, app, step, form=None, status=200, **extra):
-        ctx = {"application": app, "step": step, "steps": STEPS, "step_index": STEP_NAMES.index(step) + 1,
+        ctx = {"application": app, "step": step, "steps": STEPS, "step_title": dict(STEPS)[step], "step_index": STEP_NAMES.index(step) + 1,
                "step_total": len(STEPS), "form": form, "pack": regulation.current(),
                "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
                                  ("Novo requerimento", None)), **extra}
@@ -310,7 +317,10 @@ class ApplicationDetailView(RoleRequiredMixin, View):
         inspection = app.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()
         ctx = {
             "application": app, "items": items, "is_clerk": is_clerk, "is_owner": is_owner,
-            "history": history_for(app), "requirements": list(app.requirements.all()), "inspection": inspection,
+            "history": [{"at": e.at, "label": ACTION_LABELS.get(e.action, e.action), "to": e.to_state,
+                         "reason": e.reason, "type": (e.data or {}).get("type", "")}
+                        for e in history_for(app) if e.action != "document_viewed" or is_clerk],
+            "requirements": list(app.requirements.all()), "inspection": inspection,
             "just_submitted": request.GET.get("protocolado") == "1" and app.protocol,
             "alvaras": list(app.authorization.alvaras.all()) if app.authorization else [],
             "has_declaration": declaration_item(app) is not None,
@@ -323,9 +333,15 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                     document_choices=[(i.code, i.label) for i in required_documents(app)]),
                 "schedule_form": forms.get("schedule_form") or ScheduleForm(),
                 "reject_form": forms.get("reject_form") or RejectForm(),
-                "blockers": approval_blockers(app) if app.status in OPEN_APPLICATION_STATUSES else [],
+                "blockers": _summarise(approval_blockers(app)) if app.status in OPEN_APPLICATION_STATUSES else [],
             })
         return ctx
+
+
+def _summarise(blockers: list[str]) -> list[str]:
+    docs = [b for b in blockers if b.startswith("Documento")]
+    rest = [b for b in blockers if not b.startswith("Documento")]
+    return ([f"{len(docs)} documento(s) ainda não aceito(s)."] if docs else []) + rest
 
 
 class ReceiptPdfView(RoleRequiredMixin, View):
@@ -364,7 +380,13 @@ class DocumentFileView(RoleRequiredMixin, View):
         doc = get_object_or_404(ApplicationDocument, pk=doc_id, application=app)
         audit_log(actor=request.user, obj=app, action="document_viewed", data={"document": doc.pk, "type": doc.type})
         ext = doc.file.name.rsplit(".", 1)[-1]
-        return serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
+        response = serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
+        # shown inside the clerk's page (same origin only); a PDF needs the browser's viewer, so no sandbox
+        response["X-Frame-Options"] = "SAMEORIGIN"
+        sandbox = "" if doc.mime == "application/pdf" else "; sandbox"
+        response["Content-Security-Policy"] = (
+            "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'" + sandbox)
+        return response
 
 
 # --- clerk ---------------------------------------------------------------------------------------------

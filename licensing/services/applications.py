@@ -140,32 +140,6 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
     today = pack.today()
     everything = "all" in steps
     out: list[RuleViolation] = []
-    if everything or "modality" in steps:
-        if kind == ApplicationKind.NEW:
-            call = open_call_for(modality, today)
-            out += rules.open_call(call is not None, pack.modality_label(modality),
-                                   pack.basis("calls.regular_window", modality) or pack.basis("selection.method", modality))
-            out += rules.bid(bid_amount, call.min_bid if call else None, pack.param("selection.method", modality))
-            current = applicant.authorizations.filter(status__in=CURRENT_STATUSES).count()
-        else:
-            current = 0
-            previous = _renewable_authorization(applicant, modality)
-            if previous is None:
-                out.append(RuleViolation("renewal.no_grant", "Não há autorização sua nesta modalidade para renovar.",
-                                         pack.basis("grant.validity_years", modality), field="kind"))
-            else:
-                max_renewals = pack.param("grant.max_renewals", modality)
-                if max_renewals is not None and previous.renewals >= int(max_renewals.value):
-                    out.append(RuleViolation("grant.max_renewals", f"A autorização nº {previous.number} já foi renovada "
-                                             f"{previous.renewals} vez(es), o máximo permitido.",
-                                             max_renewals.legal_basis, field="kind"))
-        others = applicant.applications.filter(status__in=OPEN_APPLICATION_STATUSES)
-        if exclude is not None and exclude.pk:
-            others = others.exclude(pk=exclude.pk)
-        out += rules.one_grant_per_person(current, others.count(), pack.param("grant.max_per_holder", modality))
-        bar = active_bar(applicant.cpf or "", today)
-        if bar is not None:
-            out += rules.cassation_bar(bar.until, True, bar.legal_basis or _bar_basis(pack, modality))
     if (everything or "vehicle" in steps) and vehicle is not None:
         out += _vehicle_rules(pack, modality, today, {**vehicle, "_applicant": applicant,
                                                        "_renewal": kind == ApplicationKind.RENEWAL})
@@ -184,12 +158,40 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
             if bar is not None:
                 out += rules.cassation_bar(bar.until, True, bar.legal_basis or _bar_basis(pack, modality),
                                            person=f"O {label}", field=f"auxiliary_drivers.{i}.cpf")
+    if everything or "modality" in steps:  # the person's standing and the call, after the data rules
+        if kind == ApplicationKind.NEW:
+            call = open_call_for(modality, today)
+            out += rules.open_call(call is not None, pack.modality_label(modality),
+                                   pack.basis("calls.regular_window", modality) or pack.basis("selection.method", modality))
+            out += rules.bid(bid_amount, call.min_bid if call else None, pack.param("selection.method", modality))
+            current = applicant.authorizations.filter(status__in=CURRENT_STATUSES).count()
+        else:
+            current = 0
+            previous = _renewable_authorization(applicant, modality)
+            if previous is None:
+                out.append(RuleViolation("renewal.no_grant", "Não há autorização sua nesta modalidade para renovar.",
+                                         pack.basis("grant.validity_years", modality), field="kind"))
+            else:
+                max_renewals = pack.param("grant.max_renewals", modality)
+                if max_renewals is not None and previous.renewals >= int(max_renewals.value):
+                    out.append(RuleViolation("grant.max_renewals", f"A autorização nº {previous.number} já foi renovada "
+                                             f"{previous.renewals} vez(es), o máximo permitido.",
+                                             max_renewals.legal_basis, field="kind"))
+        # filed requests still undecided (a draft is not a request yet; it is judged again when submitted)
+        others = applicant.applications.filter(status__in=OPEN_APPLICATION_STATUSES).exclude(
+            status=ApplicationStatus.DRAFT)
+        if exclude is not None and exclude.pk:
+            others = others.exclude(pk=exclude.pk)
+        out += rules.one_grant_per_person(current, others.count(), pack.param("grant.max_per_holder", modality))
+        bar = active_bar(applicant.cpf or "", today)
+        if bar is not None:
+            out += rules.cassation_bar(bar.until, True, bar.legal_basis or _bar_basis(pack, modality))
     return out
 
 
 def _renewable_authorization(applicant, modality: str) -> Authorization | None:
     return (applicant.authorizations.filter(modality=modality, status__in=[*CURRENT_STATUSES, AuthorizationStatus.EXPIRED])
-            .order_by("-valid_until").first())
+            .order_by("-valid_until", "-issued_at", "-id").first())
 
 
 def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant) -> None:

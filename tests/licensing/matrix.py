@@ -49,8 +49,9 @@ ROWS = [
     Row("licensing-inspection-record", only(("agente",), ok=400), method="post",
         kwargs=lambda w: {"pk": w["inspection"].pk}, data=lambda w: {}),
     # API
-    Row("api-application-create", _api({"requerente": 400, "outsider": 400, "*": 403}), method="post", api=True,
+    Row("api-applications", _api({"requerente": 400, "outsider": 400, "*": 403}), method="post", api=True,
         data=lambda w: {}),
+    Row("api-applications", _api({"julgador": 403, "*": 200}), api=True),
     Row("api-application-detail", _api({"requerente": 200, "outsider": 404, "atendente": 200, "admin": 200,
                                         "agente": 200, "julgador": 403}), api=True, kwargs=app_kw),
     Row("api-application-documents", _api({"requerente": 400, "outsider": 404, "*": 403}), method="post", api=True,

@@ -195,3 +195,36 @@ def test_regular_window_is_a_recurring_call(itagiba):
     call = open_call_for("taxi", date(2027, 1, 20))
     assert call is not None and call.is_regular_window and call.end == date(2027, 1, 29)
     assert open_call_for("taxi", date(2027, 2, 1)) is None
+
+
+@pytest.mark.django_db
+def test_renewal_replaces_the_grant_without_taking_a_slot(load_pack, api, applicant, clerk, agent):
+    from licensing.models import Authorization
+
+    pack = load_pack("alegre", population=800)  # a single táxi slot
+    open_call("taxi")
+    first = create_and_submit(api, applicant)
+    review_all_and_inspect(api, clerk, agent, first["id"])
+    granted = api(clerk).post(f"/api/v1/applications/{first['id']}/approve/").json()["authorization"]
+    plate = Application.objects.get(pk=first["id"]).vehicle.plate
+    renewal = create_and_submit(api, applicant, kind="renewal", vehicle={"plate": plate})
+    review_all_and_inspect(api, clerk, agent, renewal["id"])
+    r = api(clerk).post(f"/api/v1/applications/{renewal['id']}/approve/")
+    assert r.status_code == 200, r.json()
+    old = Authorization.objects.get(pk=granted["id"])
+    new = Authorization.objects.get(pk=r.json()["authorization"]["id"])
+    assert old.status == "expired" and new.status == "active" and new.renewals == 1
+    # Alegre allows one renewal (art. 27): a second is refused with the article
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": plate}),
+                            format="json")
+    assert r.status_code == 400 and r.json()["rule"]["code"] == "grant.max_renewals"
+    assert pack.basis("grant.max_renewals", "taxi") in r.json()["rule"]["legal_basis"]
+
+
+@pytest.mark.django_db
+def test_list_is_scoped(alegre, api, applicant, outsider, clerk):
+    open_call("taxi")
+    app = create_and_submit(api, applicant)
+    assert [a["id"] for a in api(applicant).get("/api/v1/applications/").json()["results"]] == [app["id"]]
+    assert api(outsider).get("/api/v1/applications/").json()["results"] == []
+    assert api(clerk).get("/api/v1/applications/?status=submitted").json()["count"] == 1

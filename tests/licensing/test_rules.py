@@ -227,3 +227,14 @@ def test_api_field_errors_are_flat_and_portuguese(alegre, api, applicant):
 def test_mototaxi_refused_where_pack_has_none(arapora, api, applicant):
     r = api(applicant).post("/api/v1/applications/", payload("mototaxi"), format="json")
     assert r.status_code == 400 and "modality" in r.json()["errors"]
+
+
+@pytest.mark.django_db
+def test_api_one_grant_counts_filed_requests_not_drafts(alegre, api, applicant):
+    from tests.licensing.helpers import create_and_submit
+
+    open_call("taxi")
+    assert api(applicant).post("/api/v1/applications/", payload("taxi"), format="json").status_code == 201  # draft
+    create_and_submit(api, applicant)  # a second draft may still be filed: the first is not a request yet
+    r = api(applicant).post("/api/v1/applications/", payload("taxi"), format="json")
+    assert r.status_code == 400 and r.json()["rule"]["code"] == "grant.max_per_holder"
