@@ -111,6 +111,8 @@ def vehicle_status(plate: str, today: date) -> dict:
             "status": auth.status, "valid_from": auth.valid_from, "valid_until": auth.valid_until,
             "suspended_until": auth.suspended_until, "holder": auth.holder.display_name,
         },
+        "alvara": next(({"id": a.pk, "number": a.number, "status": a.status, "valid_until": a.valid_until,
+                         "person": a.person.display_name} for a in alvaras if not a.is_auxiliary), None),
         "alvaras": [
             {"id": a.pk, "number": a.number, "status": a.status, "valid_until": a.valid_until,
              "person": a.person.display_name, "is_auxiliary": a.is_auxiliary}

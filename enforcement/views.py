@@ -370,6 +370,9 @@ class PdfView(RoleRequiredMixin, View):
         if not (ctx["is_staff"] or ctx["is_holder"]):
             raise PermissionDenied
         ctx["title"] = title
+        ctx["doc_number"] = {"auto": inf.number, "notice": getattr(ctx["notice"], "number", ""),
+                             "decision": getattr(ctx["judgement"], "number", ""),
+                             "dam": getattr(ctx["fine"], "number", "")}[doc]
         ctx["fiscal_unit"] = ctx["pack"].fiscal_unit
         ctx["defense_days"] = ctx["pack"].value("defense.days", inf.modality or None)
         ctx["defense_basis"] = ctx["pack"].basis("defense.days", inf.modality or None)
