@@ -278,4 +278,4 @@ class VehicleStatusView(APIView):
 
     def get(self, request, plate: str):
         pack = regulation.current()
-        return Response(selectors.vehicle_status(plate, pack.today()))
+        return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", "")))

@@ -113,3 +113,5 @@ class PlateLookupForm(forms.Form):
     plate = forms.CharField(label="Placa", max_length=10, help_text="Formato ABC1D23 ou ABC-1234.",
                             widget=forms.TextInput(attrs={"data-mask": "plate", "autocapitalize": "characters",
                                                           "autocomplete": "off", "autofocus": True}))
+    driver_cpf = forms.CharField(label="CPF do condutor (opcional)", max_length=14, required=False,
+                                 widget=forms.TextInput(attrs={"inputmode": "numeric", "data-mask": "cpf"}))

@@ -13,7 +13,7 @@ from licensing import selectors as licensing_selectors
 from licensing.models import AlvaraStatus, AuthorizationStatus
 from portal import regulation
 from portal.roles import STAFF_ROLES, has_role
-from portal.validators import normalize_plate
+from portal.validators import mask_cpf, normalize_plate, only_digits
 
 S = InfractionStatus
 
@@ -73,6 +73,11 @@ def judge_queue(today: date) -> QuerySet[Infraction]:
     ).order_by("status_changed_at", "id")
 
 
+def defense_running(today: date) -> QuerySet[Infraction]:
+    """Notified autos whose defense period is still running (they will reach the queue)."""
+    return _base().filter(status=S.NOTIFIED, defense_deadline__gte=today).order_by("defense_deadline", "id")
+
+
 def notice_queue() -> QuerySet[Infraction]:
     """Autos issued and not yet notified (clerk)."""
     return _base().filter(status=S.ISSUED).order_by("created_at", "id")
@@ -82,9 +87,13 @@ def open_autos_for_plate(plate: str) -> QuerySet[Infraction]:
     return Infraction.objects.filter(plate=normalize_plate(plate), status__in=OPEN_STATUSES).order_by("-occurred_at")
 
 
-def vehicle_status(plate: str, today: date) -> dict:
-    """The verdict an agent needs in the street: authorized or irregular, and why."""
+def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
+    """The verdict an agent needs in the street: authorized or irregular, and why.
+
+    With the driver's CPF, also whether that person may drive it (the holder, or a
+    driver named on a current alvará of the grant)."""
     plate = normalize_plate(plate)
+    driver_cpf = only_digits(driver_cpf or "")
     pack = regulation.current()
     auth = licensing_selectors.current_authorization_for_plate(plate) or licensing_selectors.latest_authorization_for_plate(plate)
     alvaras = list(licensing_selectors.current_alvaras(auth)) if auth else []
@@ -100,12 +109,24 @@ def vehicle_status(plate: str, today: date) -> dict:
             valid = [a for a in alvaras if a.status == AlvaraStatus.ACTIVE and a.valid_until >= today]
             if not valid:
                 reasons.append("Sem alvará válido.")
+    driver = None
+    if driver_cpf:
+        role = None
+        if auth is not None and auth.holder.cpf == driver_cpf:
+            role = "autorizatário"
+        for a in alvaras:
+            if a.person.cpf == driver_cpf and a.status == AlvaraStatus.ACTIVE and a.valid_until >= today:
+                role = role or ("condutor auxiliar" if a.is_auxiliary else "condutor")
+        driver = {"cpf": mask_cpf(driver_cpf), "authorized": role is not None, "role": role}
+        if role is None:
+            reasons.append("Condutor sem alvará ou cadastro nesta autorização.")
     open_autos = list(open_autos_for_plate(plate))
     return {
         "plate": plate,
         "authorized": not reasons,
         "verdict": "autorizado" if not reasons else "irregular",
         "reasons": reasons,
+        "driver": driver,
         "authorization": None if auth is None else {
             "id": auth.pk, "number": auth.number, "act": auth.act_name, "modality": auth.modality,
             "status": auth.status, "valid_from": auth.valid_from, "valid_until": auth.valid_until,

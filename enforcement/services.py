@@ -360,12 +360,19 @@ def compute_penalty_for(infraction: Infraction, pack=None) -> dict:
         mode=pack.value("recidivism.mode", infraction.modality or None),
     )
     unit = pack.fiscal_unit_value(infraction.occurred_on)
-    return rules.compute_penalty(
+    penalty = rules.compute_penalty(
         entries, unit_value=unit[0] if unit else None, unit_name=pack.fiscal_unit.get("name", ""),
         multiplier=multiplier, recidivism_refs=[p.ref for p in refs],
         recidivism_basis=pack.basis("recidivism.mode", infraction.modality or None),
         fine_overrides=fine_overrides(pack, infraction.codes),
     )
+    if penalty["recidivism"]:
+        penalty["recidivism_autos"] = [
+            {"number": p.ref, "occurred_on": p.occurred_on.isoformat(), "date": f"{p.occurred_on:%d/%m/%Y}", "amount": str(p.amount) if p.amount else None,
+             "multiplier": p.multiplier, "days_before": (infraction.occurred_on - p.occurred_on).days}
+            for p in refs
+        ]
+    return penalty
 
 
 @transaction.atomic

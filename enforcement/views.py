@@ -68,8 +68,10 @@ def _context_for(inf, user) -> dict:
         "is_judge": has_role(user, Role.JUDGE),
         "is_clerk": has_role(user, *CLERK_ROLES),
         "pending_appeal": inf.appeals.filter(granted__isnull=True).exists(),
-        "can_defend": inf.holder_id == user.pk and inf.status == S.NOTIFIED and bool(inf.defense_deadline),
-        "can_appeal": inf.holder_id == user.pk and inf.status == S.UPHELD and bool(inf.appeal_deadline),
+        "can_defend": (inf.holder_id == user.pk and inf.status == S.NOTIFIED and bool(inf.defense_deadline)
+                       and inf.defense_deadline >= pack.today()),
+        "can_appeal": (inf.holder_id == user.pk and inf.status == S.UPHELD and bool(inf.appeal_deadline)
+                       and inf.appeal_deadline >= pack.today()),
     }
 
 
@@ -82,7 +84,8 @@ class LookupView(RoleRequiredMixin, View):
         form = forms.PlateLookupForm(request.GET or None)
         result = None
         if form.is_bound and form.is_valid():
-            result = selectors.vehicle_status(form.cleaned_data["plate"], regulation.current().today())
+            result = selectors.vehicle_status(form.cleaned_data["plate"], regulation.current().today(),
+                                              form.cleaned_data.get("driver_cpf", ""))
         return render(request, self.template_name,
                       {"form": form, "result": result, "can_issue": has_role(request.user, Role.AGENT)})
 
@@ -156,8 +159,9 @@ class JudgeQueueView(RoleRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["page_obj"] = Paginator(selectors.judge_queue(regulation.current().today()), 30).get_page(
-            self.request.GET.get("page"))
+        today = regulation.current().today()
+        ctx["page_obj"] = Paginator(selectors.judge_queue(today), 30).get_page(self.request.GET.get("page"))
+        ctx["upcoming"] = selectors.defense_running(today)[:50]
         return ctx
 
 

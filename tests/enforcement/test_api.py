@@ -357,3 +357,63 @@ def test_list_uses_constant_queries(api, alegre, clerk, grant, django_assert_num
     with django_assert_num_queries(2):  # count + page
         assert client.get("/api/v1/infractions/").json()["count"] == rows
 
+
+
+def test_vehicle_status_checks_the_driver(api, arapora, agent, applicant, grant):
+    url = f"/api/v1/vehicles/{grant.vehicle.plate}/status/"
+    ok = api(agent).get(url, {"driver_cpf": applicant.cpf}).json()
+    assert ok["driver"]["authorized"] and ok["driver"]["role"] == "autorizatário" and ok["verdict"] == "autorizado"
+    bad = api(agent).get(url, {"driver_cpf": CPF_CAROL}).json()
+    assert bad["driver"]["authorized"] is False and bad["verdict"] == "irregular"
+    assert "982" not in bad["driver"]["cpf"][:3] and bad["driver"]["cpf"].startswith("***")
+
+
+def test_holder_answers_for_the_auxiliary_driver_and_it_counts_for_recidivism(api, arapora, applicant, grant, issue, chain):
+    aux = make_user(CPF_CAROL, "requerente", cpf=CPF_CAROL, name="Carol Auxiliar")
+    from licensing.services import alvara_issue
+
+    alvara_issue(actor=None, authorization=grant, person=aux, is_auxiliary=True)
+    day = arapora.today() - timedelta(days=40)
+    first = issue(grant.vehicle.plate, "23-I", day, driver_cpf=CPF_CAROL)
+    inf = Infraction.objects.get(pk=first["id"])
+    assert inf.holder == applicant and inf.driver_is_auxiliary and inf.driver_name == "Carol Auxiliar"
+    chain.notify(first["id"], day)
+    chain.judge(first["id"])
+    second = issue(grant.vehicle.plate, "23-I", day + timedelta(days=10))
+    chain.notify(second["id"], day + timedelta(days=10))
+    result = chain.judge(second["id"])
+    assert result["penalty"]["multiplier"] == 2 and result["penalty"]["recidivism_refs"] == [first["number"]]
+    assert result["penalty"]["recidivism_autos"][0]["days_before"] == 10
+    assert api(aux).get(f"/api/v1/infractions/{first['id']}/").status_code == 404
+
+
+def test_holder_is_told_of_the_notice_in_the_portal_and_by_email(alegre, applicant, grant, issue, chain,
+                                                                django_capture_on_commit_callbacks):
+    from django.core import mail
+
+    from portal.models import Notification
+
+    body = issue(grant.vehicle.plate, "19-I")
+    with django_capture_on_commit_callbacks(execute=True):
+        chain.notify(body["id"])
+    note = Notification.objects.get(recipient=applicant)
+    assert body["number"] in note.subject and "defesa" in note.body
+    assert any(body["number"] in m.subject for m in mail.outbox)
+
+
+def test_refused_notice_counts_as_notice(alegre, grant, issue, chain):
+    body = issue(grant.vehicle.plate, "19-I")
+    result = chain.notify(body["id"], refused=True)
+    assert result["status"] == "notified" and result["defense_deadline"]
+    assert Infraction.objects.get(pk=body["id"]).notice.refused
+
+
+def test_seed_demo_is_idempotent(alegre):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("seed_demo", stdout=StringIO())
+    call_command("seed_demo", stdout=StringIO())
+    assert Infraction.objects.filter(idempotency_key__startswith="demo-").count() >= 1
+    assert Infraction.objects.count() == Infraction.objects.filter(idempotency_key__startswith="demo-").count()

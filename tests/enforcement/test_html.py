@@ -192,3 +192,17 @@ def test_pdfs_render(web, any_pack, applicant, agent, clerk, judge, doc):
     if dump:
         with open(os.path.join(dump, f"{pack.slug}-{doc}.pdf"), "wb") as fh:
             fh.write(r.content)
+
+
+def test_judge_page_shows_the_recidivism_with_the_earlier_autos(web, alegre, grant, agent, clerk, judge):
+    day = timezone.now() - timedelta(days=20)
+    first, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
+                                         occurred_at=day, location="x", description="y")
+    services.infraction_notify(actor=clerk, infraction=first, acknowledged_on=alegre.today() - timedelta(days=19))
+    services.infraction_judge(actor=judge, infraction=first, upheld=True, grounds="g")
+    second, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-II",
+                                          occurred_at=day + timedelta(days=10), location="x", description="y")
+    services.infraction_notify(actor=clerk, infraction=second, acknowledged_on=alegre.today())
+    body = web(judge).get(reverse("enforcement:judge", args=[second.pk])).content.decode()
+    assert "Reincidência" in body and f"auto nº {first.number}" in body and "10 dias antes" in body
+    assert "R$ 300,00" in body and "art. 23" in body and "art. 19, II" in body
