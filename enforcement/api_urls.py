@@ -1,3 +1,17 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from enforcement import api
+
+urlpatterns = [
+    path("infractions/", api.InfractionListCreateView.as_view(), name="api-infractions"),
+    path("infractions/catalogue/", api.CatalogueView.as_view(), name="api-infraction-catalogue"),
+    path("infractions/<int:pk>/", api.InfractionDetailView.as_view(), name="api-infraction"),
+    path("infractions/<int:pk>/notify/", api.NotifyView.as_view(), name="api-infraction-notify"),
+    path("infractions/<int:pk>/defense/", api.DefenseView.as_view(), name="api-infraction-defense"),
+    path("infractions/<int:pk>/judge/", api.JudgeView.as_view(), name="api-infraction-judge"),
+    path("infractions/<int:pk>/appeal/", api.AppealView.as_view(), name="api-infraction-appeal"),
+    path("infractions/<int:pk>/appeal/judge/", api.AppealJudgeView.as_view(), name="api-infraction-appeal-judge"),
+    path("infractions/<int:pk>/cancel/", api.CancelView.as_view(), name="api-infraction-cancel"),
+    path("infractions/<int:pk>/fine/pay/", api.FinePayView.as_view(), name="api-infraction-fine-pay"),
+    path("vehicles/<str:plate>/status/", api.VehicleStatusView.as_view(), name="api-vehicle-status"),
+]

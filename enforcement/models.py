@@ -1,1 +1,283 @@
-"""Models of enforcement."""
+"""Autos de infração and what follows them: notice, defense, judgement, appeal, fine (DAM).
+
+An issued auto is never edited in place or deleted: it moves through the statuses of
+``INFRACTION_TRANSITIONS`` by ``enforcement.services`` (each move audited) and, when it must
+go away, a julgador cancels it with a reason.
+"""
+
+from __future__ import annotations
+
+import pgtrigger
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from portal.uploads import private_upload_path
+
+
+def photo_upload_to(instance, filename: str) -> str:
+    return private_upload_path("enforcement/photos")(instance, filename)
+
+
+def attachment_upload_to(instance, filename: str) -> str:
+    return private_upload_path("enforcement/attachments")(instance, filename)
+
+
+class InfractionStatus(models.TextChoices):
+    ISSUED = "issued", "lavrado"
+    NOTIFIED = "notified", "notificado"
+    DEFENSE_FILED = "defense_filed", "defesa apresentada"
+    AWAITING_JUDGEMENT = "awaiting_judgement", "aguardando julgamento"
+    UPHELD = "upheld", "procedente"
+    DISMISSED = "dismissed", "improcedente"
+    APPEALED = "appealed", "em recurso"
+    FINAL = "final", "decisão definitiva"
+    CANCELLED = "cancelled", "cancelado"
+
+
+S = InfractionStatus
+# Allowed transitions, in one place; services._transition performs them.
+INFRACTION_TRANSITIONS: dict[str, set[str]] = {
+    S.ISSUED: {S.NOTIFIED, S.AWAITING_JUDGEMENT, S.CANCELLED},
+    S.NOTIFIED: {S.DEFENSE_FILED, S.AWAITING_JUDGEMENT, S.UPHELD, S.DISMISSED, S.CANCELLED},
+    S.DEFENSE_FILED: {S.UPHELD, S.DISMISSED, S.CANCELLED},
+    S.AWAITING_JUDGEMENT: {S.UPHELD, S.DISMISSED, S.CANCELLED},
+    S.UPHELD: {S.APPEALED, S.FINAL, S.CANCELLED},
+    S.APPEALED: {S.UPHELD, S.DISMISSED, S.FINAL, S.CANCELLED},
+    S.DISMISSED: {S.FINAL},  # ex officio review reforming the dismissal (PL 015/2025 art. 25, §1)
+    S.FINAL: set(),
+    S.CANCELLED: set(),
+}
+OPEN_STATUSES = (S.ISSUED, S.NOTIFIED, S.DEFENSE_FILED, S.AWAITING_JUDGEMENT, S.UPHELD, S.APPEALED)
+JUDGEABLE_STATUSES = (S.NOTIFIED, S.DEFENSE_FILED, S.AWAITING_JUDGEMENT)
+
+
+class Infraction(models.Model):
+    """Auto de infração (PL 015/2025 art. 20; Lei 3.703/2022 art. 18; Lei 724/2008 art. 25)."""
+
+    number = models.CharField("número", max_length=12, unique=True)
+    plate = models.CharField("placa", max_length=7, db_index=True)
+    vehicle = models.ForeignKey(
+        "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="infractions",
+        verbose_name="veículo",
+    )
+    authorization = models.ForeignKey(
+        "licensing.Authorization", null=True, blank=True, on_delete=models.PROTECT, related_name="infractions",
+        verbose_name="autorização",
+    )
+    holder = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="infractions",
+        verbose_name="autorizatário",
+    )
+    modality = models.CharField("modalidade", max_length=10, blank=True)
+    driver_cpf = models.CharField("CPF do condutor", max_length=11, blank=True)
+    driver_name = models.CharField("nome do condutor", max_length=200, blank=True)
+    driver_is_auxiliary = models.BooleanField("condutor auxiliar", default=False)
+    agent = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="infractions_issued",
+        verbose_name="agente autuador",
+    )
+    agent_registration = models.CharField("matrícula do agente", max_length=30, blank=True)
+    infraction_code = models.CharField("código da infração", max_length=20, db_index=True)
+    extra_codes = models.JSONField("infrações simultâneas", default=list, blank=True)
+    catalogue = models.JSONField("enquadramento (cópia do catálogo)", default=list)
+    occurred_at = models.DateTimeField("data e hora da infração")
+    occurred_on = models.DateField("data da infração (local)", db_index=True)
+    location = models.CharField("local", max_length=300)
+    description = models.TextField("descrição")
+    alvara_retained = models.BooleanField("alvará retido", default=False)
+    retained_alvara = models.ForeignKey(
+        "licensing.Alvara", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="alvará retido",
+    )
+    signature_refused = models.BooleanField("recusou-se a assinar", default=False)
+    idempotency_key = models.CharField("chave de envio", max_length=64, unique=True, null=True, blank=True)
+    status = models.CharField("situação", max_length=20, choices=InfractionStatus.choices,
+                              default=InfractionStatus.ISSUED, db_index=True)
+    status_changed_at = models.DateTimeField("situação alterada em", default=timezone.now)
+    defense_deadline = models.DateField("prazo da defesa", null=True, blank=True)
+    appeal_deadline = models.DateField("prazo do recurso", null=True, blank=True)
+    appeal_instance = models.PositiveSmallIntegerField("instância do próximo recurso", default=1)
+    penalty = models.JSONField("penalidade", null=True, blank=True)
+    final_on = models.DateField("decisão definitiva em", null=True, blank=True)
+    suspension_until = models.DateField("suspensão até", null=True, blank=True)
+    suspension_lifted = models.BooleanField("suspensão encerrada", default=False)
+    cancel_reason = models.TextField("motivo do cancelamento", blank=True)
+    created_at = models.DateTimeField("lavrado em", default=timezone.now)
+
+    class Meta:
+        verbose_name = "auto de infração"
+        verbose_name_plural = "autos de infração"
+        ordering = ["-occurred_at", "-id"]
+        indexes = [models.Index(fields=["holder", "status"]), models.Index(fields=["status", "defense_deadline"])]
+        triggers = [pgtrigger.Protect(name="infraction_never_deleted", operation=pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Auto de infração nº {self.number}"
+
+    @property
+    def display_plate(self) -> str:
+        p = self.plate
+        return f"{p[:3]}-{p[3:]}" if len(p) == 7 and p[4].isdigit() else p
+
+    @property
+    def codes(self) -> list[str]:
+        return [self.infraction_code, *[c for c in self.extra_codes if c != self.infraction_code]]
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    @property
+    def next_step(self) -> str:
+        return {
+            S.ISSUED: "Aguardando a notificação da autuação.",
+            S.NOTIFIED: "Prazo aberto para a defesa prévia." if self.defense_deadline else "Aguardando julgamento.",
+            S.DEFENSE_FILED: "Defesa recebida; aguardando julgamento.",
+            S.AWAITING_JUDGEMENT: "Aguardando julgamento.",
+            S.UPHELD: "Auto julgado procedente; prazo aberto para recurso." if self.appeal_deadline else "Auto julgado procedente.",
+            S.APPEALED: "Recurso em análise.",
+            S.DISMISSED: "Auto julgado improcedente e arquivado.",
+            S.FINAL: "Decisão definitiva; penalidade aplicada.",
+            S.CANCELLED: "Auto cancelado.",
+        }[self.status]
+
+
+class ProofPhoto(models.Model):
+    infraction = models.ForeignKey(Infraction, on_delete=models.PROTECT, related_name="photos", verbose_name="auto")
+    file = models.FileField("foto", upload_to=photo_upload_to)
+    mime = models.CharField("tipo", max_length=40)
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    uploaded_at = models.DateTimeField("enviada em", default=timezone.now)
+
+    class Meta:
+        verbose_name = "foto do auto"
+        verbose_name_plural = "fotos do auto"
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"Foto {self.pk} do auto {self.infraction_id}"
+
+
+class Notice(models.Model):
+    """Notificação da autuação: date of ciência, or refusal (PL 015/2025 art. 21, §2, III)."""
+
+    infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="notice", verbose_name="auto")
+    acknowledged_on = models.DateField("data da ciência")
+    refused = models.BooleanField("recusou-se a receber", default=False)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name="registrado por")
+    recorded_at = models.DateTimeField("registrado em", default=timezone.now)
+    number = models.CharField("número", max_length=12, unique=True)
+
+    class Meta:
+        verbose_name = "notificação da autuação"
+        verbose_name_plural = "notificações da autuação"
+
+    def __str__(self) -> str:
+        return f"Notificação nº {self.number}"
+
+
+class Defense(models.Model):
+    infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="defense", verbose_name="auto")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField("razões da defesa")
+    filed_at = models.DateTimeField("apresentada em", default=timezone.now)
+    filed_on = models.DateField("data (local)")
+
+    class Meta:
+        verbose_name = "defesa prévia"
+        verbose_name_plural = "defesas prévias"
+
+    def __str__(self) -> str:
+        return f"Defesa prévia do auto {self.infraction_id}"
+
+
+class Judgement(models.Model):
+    infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="judgement", verbose_name="auto")
+    number = models.CharField("número da decisão", max_length=12, unique=True)
+    judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name="julgador")
+    upheld = models.BooleanField("procedente")
+    grounds = models.TextField("fundamentação")
+    penalty = models.JSONField("penalidade", null=True, blank=True)
+    recidivism_refs = models.JSONField("autos anteriores (reincidência)", default=list, blank=True)
+    decided_at = models.DateTimeField("decidido em", default=timezone.now)
+    decided_on = models.DateField("data (local)")
+
+    class Meta:
+        verbose_name = "julgamento"
+        verbose_name_plural = "julgamentos"
+
+    def __str__(self) -> str:
+        return f"Decisão nº {self.number}"
+
+
+class Appeal(models.Model):
+    infraction = models.ForeignKey(Infraction, on_delete=models.PROTECT, related_name="appeals", verbose_name="auto")
+    instance = models.PositiveSmallIntegerField("instância", default=1)
+    ex_officio = models.BooleanField("recurso de ofício", default=False)
+    authority = models.CharField("autoridade", max_length=200, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField("razões do recurso")
+    filed_at = models.DateTimeField("interposto em", default=timezone.now)
+    filed_on = models.DateField("data (local)")
+    granted = models.BooleanField("provido", null=True, blank=True)
+    grounds = models.TextField("fundamentação da decisão", blank=True)
+    judge = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField("decidido em", null=True, blank=True)
+    number = models.CharField("número da decisão", max_length=12, blank=True)
+
+    class Meta:
+        verbose_name = "recurso"
+        verbose_name_plural = "recursos"
+        ordering = ["instance", "id"]
+        constraints = [models.UniqueConstraint(fields=["infraction", "instance"], name="one_appeal_per_instance")]
+
+    def __str__(self) -> str:
+        return f"Recurso ({self.instance}ª instância) do auto {self.infraction_id}"
+
+
+class Attachment(models.Model):
+    """A file attached to a defense or an appeal."""
+
+    class Kind(models.TextChoices):
+        DEFENSE = "defense", "defesa"
+        APPEAL = "appeal", "recurso"
+
+    infraction = models.ForeignKey(Infraction, on_delete=models.PROTECT, related_name="attachments")
+    kind = models.CharField("peça", max_length=10, choices=Kind.choices)
+    file = models.FileField("arquivo", upload_to=attachment_upload_to)
+    mime = models.CharField("tipo", max_length=40)
+    original_name = models.CharField("nome original", max_length=200, blank=True)
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    uploaded_at = models.DateTimeField("enviado em", default=timezone.now)
+
+    class Meta:
+        verbose_name = "anexo"
+        verbose_name_plural = "anexos"
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"Anexo {self.pk} ({self.get_kind_display()})"
+
+
+class Fine(models.Model):
+    """The fine of a final decision and its payment slip (DAM)."""
+
+    infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="fine", verbose_name="auto")
+    number = models.CharField("número do DAM", max_length=12, unique=True)
+    amount = models.DecimalField("valor", max_digits=12, decimal_places=2)
+    due_date = models.DateField("vencimento")
+    issued_at = models.DateTimeField("emitido em", default=timezone.now)
+    paid = models.BooleanField("pago", default=False)
+    paid_on = models.DateField("pago em", null=True, blank=True)
+    paid_recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                         related_name="+")
+
+    class Meta:
+        verbose_name = "multa (DAM)"
+        verbose_name_plural = "multas (DAM)"
+        constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="fine_amount_positive")]
+
+    def __str__(self) -> str:
+        return f"DAM nº {self.number}"

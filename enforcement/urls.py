@@ -1,3 +1,28 @@
-from django.urls import path  # noqa: F401
+from django.urls import path, re_path
 
-urlpatterns: list = []
+from enforcement import views
+
+app_name = "enforcement"
+
+urlpatterns = [
+    path("fiscalizacao/placa/", views.LookupView.as_view(), name="lookup"),
+    path("fiscalizacao/catalogo/", views.CatalogueView.as_view(), name="catalogue"),
+    path("fiscalizacao/autos/", views.StaffListView.as_view(), name="list"),
+    path("fiscalizacao/autos/novo/", views.InfractionCreateView.as_view(), name="new"),
+    path("fiscalizacao/autos/<int:pk>/", views.DetailView.as_view(), name="detail"),
+    path("fiscalizacao/autos/<int:pk>/notificar/", views.NotifyView.as_view(), name="notify"),
+    path("fiscalizacao/autos/<int:pk>/defesa/", views.DefenseView.as_view(), name="defense"),
+    path("fiscalizacao/autos/<int:pk>/julgar/", views.JudgeView.as_view(), name="judge"),
+    path("fiscalizacao/autos/<int:pk>/recurso/", views.AppealView.as_view(), name="appeal"),
+    path("fiscalizacao/autos/<int:pk>/recurso/julgar/", views.AppealJudgeView.as_view(), name="appeal-judge"),
+    path("fiscalizacao/autos/<int:pk>/cancelar/", views.CancelView.as_view(), name="cancel"),
+    path("fiscalizacao/autos/<int:pk>/dam/pagamento/", views.FinePaidView.as_view(), name="fine-paid"),
+    re_path(r"^fiscalizacao/autos/(?P<pk>\d+)/(?P<kind>photo|attachment)/(?P<file_pk>\d+)/$", views.FileView.as_view(),
+            name="file"),
+    re_path(r"^fiscalizacao/autos/(?P<pk>\d+)/pdf/(?P<doc>auto|notice|decision|dam)/$", views.PdfView.as_view(),
+            name="pdf"),
+    path("fiscalizacao/julgamento/", views.JudgeQueueView.as_view(), name="queue"),
+    path("fiscalizacao/notificacoes/", views.NoticeQueueView.as_view(), name="notice-queue"),
+    path("fiscalizacao/publicacao/", views.PublicationView.as_view(), name="publication"),
+    path("meus-autos/", views.MyInfractionsView.as_view(), name="mine"),
+]

@@ -1,0 +1,281 @@
+"""API v1 of enforcement (API.md "Enforcement"): thin views over services and selectors."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.generics import ListAPIView
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from enforcement import selectors, services
+from enforcement.models import Fine, Infraction
+from portal import regulation
+from portal.api import IsClerk, IsJudge, role_permission
+from portal.audit import history_for
+from portal.roles import Role, has_role
+
+IsAgent = role_permission(Role.AGENT)
+IsAgentOrClerk = role_permission(Role.AGENT, Role.CLERK, Role.ADMIN)
+
+
+# --- serializers ---------------------------------------------------------------------
+class InfractionCreateSerializer(serializers.Serializer):
+    plate = serializers.CharField(label="placa", max_length=10)
+    infraction_code = serializers.CharField(label="código da infração", max_length=20)
+    infraction_codes = serializers.ListField(label="infrações simultâneas", child=serializers.CharField(max_length=20),
+                                             required=False, default=list)
+    occurred_at = serializers.DateTimeField(label="data e hora da infração")
+    location = serializers.CharField(label="local", max_length=300)
+    description = serializers.CharField(label="descrição", max_length=5000)
+    driver_cpf = serializers.CharField(label="CPF do condutor", max_length=20, required=False, allow_blank=True, default="")
+    driver_name = serializers.CharField(label="nome do condutor", max_length=200, required=False, allow_blank=True, default="")
+    alvara_retained = serializers.BooleanField(label="alvará retido", required=False, default=False)
+    signature_refused = serializers.BooleanField(label="recusou-se a assinar", required=False, default=False)
+    idempotency_key = serializers.CharField(label="chave de envio", max_length=64, required=False, allow_blank=True, default="")
+
+
+class NotifySerializer(serializers.Serializer):
+    acknowledged_on = serializers.DateField(label="data da ciência")
+    refused = serializers.BooleanField(label="recusou-se a receber", required=False, default=False)
+
+
+class TextSerializer(serializers.Serializer):
+    text = serializers.CharField(label="razões", max_length=20000)
+
+
+class JudgeSerializer(serializers.Serializer):
+    upheld = serializers.BooleanField(label="procedente")
+    grounds = serializers.CharField(label="fundamentação", max_length=20000)
+
+
+class AppealJudgeSerializer(serializers.Serializer):
+    granted = serializers.BooleanField(label="provido")
+    grounds = serializers.CharField(label="fundamentação", max_length=20000)
+
+
+class CancelSerializer(serializers.Serializer):
+    reason = serializers.CharField(label="motivo", max_length=5000)
+
+
+class PaySerializer(serializers.Serializer):
+    paid_on = serializers.DateField(label="data do pagamento")
+
+
+def summary(inf: Infraction) -> dict:
+    return {
+        "id": inf.pk, "number": inf.number, "status": inf.status, "status_label": inf.get_status_display(),
+        "plate": inf.plate, "infraction_code": inf.infraction_code, "codes": inf.codes,
+        "occurred_at": inf.occurred_at, "location": inf.location,
+        "holder": inf.holder.display_name if inf.holder_id else None,
+        "defense_deadline": inf.defense_deadline, "appeal_deadline": inf.appeal_deadline,
+        "penalty": inf.penalty, "next_step": inf.next_step,
+    }
+
+
+def detail(inf: Infraction) -> dict:
+    notice = getattr(inf, "notice", None) if hasattr(inf, "notice") else None
+    defense = getattr(inf, "defense", None) if hasattr(inf, "defense") else None
+    judgement = getattr(inf, "judgement", None) if hasattr(inf, "judgement") else None
+    fine = getattr(inf, "fine", None) if hasattr(inf, "fine") else None
+    return {
+        **summary(inf),
+        "catalogue": inf.catalogue,
+        "description": inf.description,
+        "modality": inf.modality,
+        "authorization": inf.authorization.number if inf.authorization_id else None,
+        "driver_cpf": inf.driver_cpf, "driver_name": inf.driver_name, "driver_is_auxiliary": inf.driver_is_auxiliary,
+        "agent_registration": inf.agent_registration,
+        "alvara_retained": inf.alvara_retained, "signature_refused": inf.signature_refused,
+        "created_at": inf.created_at, "final_on": inf.final_on, "appeal_instance": inf.appeal_instance,
+        "suspension_until": inf.suspension_until, "cancel_reason": inf.cancel_reason,
+        "notice": notice and {"number": notice.number, "acknowledged_on": notice.acknowledged_on, "refused": notice.refused},
+        "defense": defense and {"text": defense.text, "filed_at": defense.filed_at},
+        "judgement": judgement and {"number": judgement.number, "upheld": judgement.upheld, "grounds": judgement.grounds,
+                                    "penalty": judgement.penalty, "recidivism_refs": judgement.recidivism_refs,
+                                    "decided_at": judgement.decided_at},
+        "appeals": [
+            {"instance": a.instance, "ex_officio": a.ex_officio, "authority": a.authority, "text": a.text,
+             "filed_at": a.filed_at, "granted": a.granted, "grounds": a.grounds, "decided_at": a.decided_at,
+             "number": a.number}
+            for a in inf.appeals.all()
+        ],
+        "fine": fine and {"number": fine.number, "amount": str(fine.amount), "due_date": fine.due_date,
+                          "paid": fine.paid, "paid_on": fine.paid_on},
+        "photos": inf.photos.count(),
+        "history": [
+            {"at": e.at, "action": e.action, "from": e.from_state, "to": e.to_state, "actor": e.actor_label,
+             "reason": e.reason}
+            for e in history_for(inf)
+        ],
+    }
+
+
+# --- views ---------------------------------------------------------------------------
+class CatalogueView(APIView):
+    """GET /api/v1/infractions/catalogue/ — the law's infractions with their penalties."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def get(self, request):
+        pack = regulation.current()
+        items = selectors.catalogue(pack, request.query_params.get("modality") or None)
+        unit = pack.fiscal_unit_value()
+        return Response({
+            "fiscal_unit": ({"name": pack.fiscal_unit.get("name"), "value": str(unit[0]), "legal_basis": unit[1],
+                             "example": unit[2]} if unit else None),
+            "results": items,
+        })
+
+
+class InfractionListCreateView(ListAPIView):
+    """GET (staff all, holder own; paginated) and POST (agent) /api/v1/infractions/."""
+
+    def get_queryset(self):
+        return selectors.infractions_for(self.request.user).order_by("-occurred_at", "-id")
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([summary(i) for i in page])
+
+    @extend_schema(request=InfractionCreateSerializer)
+    def post(self, request):
+        if not has_role(request.user, Role.AGENT):
+            raise PermissionDenied("Só o agente de fiscalização lavra autos de infração.")
+        ser = InfractionCreateSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        d = ser.validated_data
+        inf, created = services.infraction_issue(
+            actor=request.user, plate=d["plate"], infraction_code=d["infraction_code"], occurred_at=d["occurred_at"],
+            location=d["location"], description=d["description"], driver_cpf=d["driver_cpf"],
+            driver_name=d["driver_name"], alvara_retained=d["alvara_retained"],
+            signature_refused=d["signature_refused"], extra_codes=d["infraction_codes"],
+            idempotency_key=d["idempotency_key"] or request.headers.get("Idempotency-Key", ""),
+            photos=request.FILES.getlist("photos"),
+        )
+        return Response({"id": inf.pk, "number": inf.number, "status": inf.status, "replayed": not created},
+                        status=status.HTTP_201_CREATED)
+
+
+class InfractionDetailView(APIView):
+    def get(self, request, pk: int):
+        return Response(detail(selectors.infraction_for(request.user, pk)))
+
+
+def _own(request, pk: int) -> Infraction:
+    """The auto, for its holder only (404 for whom may not see it, 403 for staff)."""
+    inf = selectors.infraction_for(request.user, pk)
+    if inf.holder_id != request.user.pk:
+        raise PermissionDenied("Só o autuado pode apresentar esta peça.")
+    return inf
+
+
+class NotifyView(APIView):
+    permission_classes = [IsClerk]
+
+    @extend_schema(request=NotifySerializer)
+    def post(self, request, pk: int):
+        ser = NotifySerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        inf = services.infraction_notify(actor=request.user, infraction=get_object_or_404(Infraction, pk=pk),
+                                         acknowledged_on=ser.validated_data["acknowledged_on"],
+                                         refused=ser.validated_data["refused"])
+        return Response({"status": inf.status, "defense_deadline": inf.defense_deadline})
+
+
+class DefenseView(APIView):
+    @extend_schema(request=TextSerializer)
+    def post(self, request, pk: int):
+        inf = _own(request, pk)
+        ser = TextSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        defense = services.defense_file(actor=request.user, infraction=inf, text=ser.validated_data["text"],
+                                        attachments=request.FILES.getlist("attachments"))
+        inf.refresh_from_db()
+        return Response({"id": defense.pk, "status": inf.status, "filed_at": defense.filed_at},
+                        status=status.HTTP_201_CREATED)
+
+
+class JudgeView(APIView):
+    permission_classes = [IsJudge]
+
+    @extend_schema(request=JudgeSerializer)
+    def post(self, request, pk: int):
+        ser = JudgeSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        inf = get_object_or_404(Infraction, pk=pk)
+        judgement = services.infraction_judge(actor=request.user, infraction=inf, upheld=ser.validated_data["upheld"],
+                                              grounds=ser.validated_data["grounds"])
+        inf.refresh_from_db()
+        return Response({
+            "status": "upheld" if judgement.upheld else "dismissed",
+            "penalty": judgement.penalty,
+            "appeal_deadline": inf.appeal_deadline if judgement.upheld else None,
+            "decision": judgement.number,
+            "current_status": inf.status,
+            "ex_officio_review": inf.appeals.filter(ex_officio=True, granted__isnull=True).exists(),
+        })
+
+
+class AppealView(APIView):
+    @extend_schema(request=TextSerializer)
+    def post(self, request, pk: int):
+        inf = _own(request, pk)
+        ser = TextSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        appeal = services.appeal_file(actor=request.user, infraction=inf, text=ser.validated_data["text"],
+                                      attachments=request.FILES.getlist("attachments"))
+        return Response({"id": appeal.pk, "status": "appealed", "instance": appeal.instance,
+                         "authority": appeal.authority}, status=status.HTTP_201_CREATED)
+
+
+class AppealJudgeView(APIView):
+    permission_classes = [IsJudge]
+
+    @extend_schema(request=AppealJudgeSerializer)
+    def post(self, request, pk: int):
+        ser = AppealJudgeSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        inf = get_object_or_404(Infraction, pk=pk)
+        appeal = services.appeal_judge(actor=request.user, infraction=inf, granted=ser.validated_data["granted"],
+                                       grounds=ser.validated_data["grounds"])
+        inf.refresh_from_db()
+        return Response({"granted": appeal.granted, "status": inf.status, "penalty": inf.penalty,
+                         "appeal_deadline": inf.appeal_deadline if inf.status == "upheld" else None,
+                         "decision": appeal.number})
+
+
+class CancelView(APIView):
+    permission_classes = [IsJudge]
+
+    @extend_schema(request=CancelSerializer)
+    def post(self, request, pk: int):
+        ser = CancelSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        inf = services.infraction_cancel(actor=request.user, infraction=get_object_or_404(Infraction, pk=pk),
+                                         reason=ser.validated_data["reason"])
+        return Response({"status": inf.status, "cancel_reason": inf.cancel_reason})
+
+
+class FinePayView(APIView):
+    permission_classes = [IsClerk]
+
+    @extend_schema(request=PaySerializer)
+    def post(self, request, pk: int):
+        ser = PaySerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        fine = get_object_or_404(Fine, infraction_id=pk)
+        fine = services.fine_mark_paid(actor=request.user, fine=fine, paid_on=ser.validated_data["paid_on"])
+        return Response({"number": fine.number, "paid": fine.paid, "paid_on": fine.paid_on})
+
+
+class VehicleStatusView(APIView):
+    """GET /api/v1/vehicles/{plate}/status/ (agent, clerk)."""
+
+    permission_classes = [IsAgentOrClerk]
+
+    def get(self, request, plate: str):
+        pack = regulation.current()
+        return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", "")))

@@ -1,0 +1,674 @@
+"""Every write of enforcement: issue, notice, defense, judgement, appeal, effects, cancel.
+
+Each service is keyword-only, runs in one transaction, locks the auto, checks its status
+against ``INFRACTION_TRANSITIONS`` (in ``_transition``), applies the rules of
+``enforcement.rules`` with the pack's parameters and writes an audit entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from enforcement import rules
+from enforcement.models import (
+    INFRACTION_TRANSITIONS,
+    JUDGEABLE_STATUSES,
+    OPEN_STATUSES,
+    Appeal,
+    Attachment,
+    Defense,
+    Fine,
+    Infraction,
+    InfractionStatus,
+    Judgement,
+    Notice,
+    ProofPhoto,
+)
+from licensing import selectors as licensing_selectors
+from licensing import services as licensing_services
+from licensing.models import AlvaraStatus, AuthorizationStatus
+from licensing.rules import add_months
+from portal import regulation
+from portal.audit import audit_log
+from portal.exceptions import InvalidTransition, RuleViolation
+from portal.notifications import notify
+from portal.numbering import document_number
+from portal.uploads import validate_upload
+from portal.validators import normalize_plate, only_digits, validate_cpf, validate_plate
+
+S = InfractionStatus
+# The portal's default when the pack has no ``fees.due_days``: 30 days to pay a fine.
+DEFAULT_FINE_DUE_DAYS = 30
+# Clock skew tolerated between the agent's phone and the server.
+FUTURE_TOLERANCE = timedelta(minutes=10)
+
+
+# --- helpers ------------------------------------------------------------------------
+def _lock(infraction: Infraction) -> Infraction:
+    return Infraction.objects.select_for_update().get(pk=infraction.pk)
+
+
+def _transition(infraction: Infraction, to: str, *, actor, reason: str = "", data: dict | None = None,
+                fields: Iterable[str] = ()) -> Infraction:
+    """The one place an auto changes status (row already locked by the caller)."""
+    before = infraction.status
+    if to not in INFRACTION_TRANSITIONS.get(before, set()):
+        raise InvalidTransition(
+            f"O auto nº {infraction.number} está {S(before).label} e não pode passar a {S(to).label}."
+        )
+    infraction.status = to
+    infraction.status_changed_at = timezone.now()
+    infraction.save(update_fields=["status", "status_changed_at", *fields])
+    audit_log(actor=actor, obj=infraction, action=f"infraction_{to}", from_state=before, to_state=to,
+              reason=reason, data=data or {})
+    return infraction
+
+
+def _detail_link(infraction: Infraction) -> str:
+    return reverse("enforcement:detail", kwargs={"pk": infraction.pk})
+
+
+def _tell_holder(infraction: Infraction, subject: str, body: str, key: str) -> None:
+    if infraction.holder_id:
+        notify(recipient=infraction.holder, subject=subject, body=body, link=_detail_link(infraction),
+               dedup_key=f"infraction:{infraction.pk}:{key}")
+
+
+def _store_files(infraction: Infraction, files, *, kind: str | None, actor) -> None:
+    for f in files or ():
+        mime = validate_upload(f)
+        if kind is None:
+            ProofPhoto.objects.create(infraction=infraction, file=f, mime=mime, uploaded_by=actor)
+        else:
+            Attachment.objects.create(infraction=infraction, kind=kind, file=f, mime=mime,
+                                      original_name=(getattr(f, "name", "") or "")[:200], uploaded_by=actor)
+
+
+def _validate_files(files, field: str) -> None:
+    for f in files or ():
+        try:
+            validate_upload(f)
+        except ValidationError as exc:
+            raise ValidationError({field: exc.messages}) from exc
+
+
+def catalogue_entries(pack, codes: list[str]) -> list[dict]:
+    out = []
+    for code in codes:
+        item = pack.infraction(code)
+        if item is not None:
+            out.append(rules.catalogue_entry(item, pack.penalty_codes))
+    return out
+
+
+def fine_overrides(pack, codes: list[str]) -> dict[str, Decimal]:
+    """Fine values set by the admin as parameters ``fine.<code>`` (reais), by decree."""
+    out = {}
+    for code in codes:
+        raw = pack.value(f"fine.{code}")
+        if raw not in (None, ""):
+            try:
+                out[code] = Decimal(str(raw))
+            except InvalidOperation:
+                continue
+    return out
+
+
+def _return_retained_alvara(infraction: Infraction, *, actor, reason: str) -> None:
+    alvara = infraction.retained_alvara
+    if alvara is None:
+        return
+    alvara.refresh_from_db()
+    if alvara.status == AlvaraStatus.RETAINED:
+        licensing_services.alvara_set_status(actor=actor, alvara=alvara, to=AlvaraStatus.ACTIVE, reason=reason)
+
+
+# --- issue --------------------------------------------------------------------------
+def _pick_alvara(authorization, driver_cpf: str):
+    alvaras = [a for a in licensing_selectors.current_alvaras(authorization) if a.status == AlvaraStatus.ACTIVE]
+    if driver_cpf:
+        for a in alvaras:
+            if a.person.cpf == driver_cpf:
+                return a
+    for a in alvaras:
+        if not a.is_auxiliary:
+            return a
+    return alvaras[0] if alvaras else None
+
+
+def infraction_issue(
+    *, actor, plate: str, infraction_code: str, occurred_at: datetime, location: str, description: str,
+    driver_cpf: str = "", driver_name: str = "", alvara_retained: bool = False, signature_refused: bool = False,
+    extra_codes: list[str] | None = None, idempotency_key: str | None = None, photos=(),
+) -> tuple[Infraction, bool]:
+    """Lavrar o auto de infração (PL 015/2025 art. 20). Returns (auto, created).
+
+    The same ``idempotency_key`` (the form's hidden key) gives back the auto already
+    issued: a double submit creates one auto, also under concurrent submits.
+    """
+    key = (idempotency_key or "").strip()[:64] or None
+    if key:
+        existing = Infraction.objects.filter(idempotency_key=key).first()
+        if existing is not None:
+            return existing, False
+    pack = regulation.current()
+    errors: dict[str, list[str]] = {}
+    plate = normalize_plate(plate or "")
+    try:
+        validate_plate(plate)
+    except ValidationError as exc:
+        errors["plate"] = exc.messages
+    if occurred_at is None or timezone.is_naive(occurred_at):
+        errors["occurred_at"] = ["Informe a data e a hora da infração com fuso horário."]
+    elif occurred_at > timezone.now() + FUTURE_TOLERANCE:
+        errors["occurred_at"] = ["A data e a hora da infração não podem estar no futuro."]
+    if not (location or "").strip():
+        errors["location"] = ["Informe o local onde a infração ocorreu."]
+    if not (description or "").strip():
+        errors["description"] = ["Descreva a circunstância da infração."]
+    driver_cpf = only_digits(driver_cpf or "")
+    if driver_cpf:
+        try:
+            validate_cpf(driver_cpf)
+        except ValidationError as exc:
+            errors["driver_cpf"] = exc.messages
+    codes = [infraction_code, *[c for c in (extra_codes or []) if c and c != infraction_code]]
+    unknown = [c for c in codes if pack.infraction(c) is None]
+    if unknown:
+        errors["infraction_code"] = [
+            f"Código de infração desconhecido no catálogo desta lei: {', '.join(unknown)}."
+        ]
+    try:
+        _validate_files(photos, "photos")
+    except ValidationError as exc:
+        errors.update(exc.message_dict)
+    if errors:
+        raise ValidationError(errors)
+
+    from fleet.models import Vehicle
+
+    authorization = (licensing_selectors.current_authorization_for_plate(plate)
+                     or licensing_selectors.latest_authorization_for_plate(plate))
+    vehicle = Vehicle.objects.filter(plate=plate).first()
+    modality = authorization.modality if authorization else ""
+    if modality:
+        wrong = [c for c in codes
+                 if pack.infraction(c).get("modalities") and modality not in pack.infraction(c)["modalities"]]
+        if wrong:
+            raise ValidationError({"infraction_code": [
+                f"A infração {', '.join(wrong)} não se aplica à modalidade {pack.modality_label(modality)} "
+                f"({pack.infraction(wrong[0])['legal_basis']})."
+            ]})
+    holder = authorization.holder if authorization else (vehicle.owner if vehicle else None)
+    driver_is_auxiliary = False
+    if driver_cpf and authorization is not None:
+        for a in authorization.alvaras.select_related("person"):
+            if a.person.cpf == driver_cpf:
+                driver_is_auxiliary = a.is_auxiliary
+                driver_name = driver_name or a.person.display_name
+        if holder is not None and holder.cpf == driver_cpf:
+            driver_name = driver_name or holder.display_name
+    local = occurred_at.astimezone(pack.tz)
+    try:
+        with transaction.atomic():
+            infraction = Infraction.objects.create(
+                number=document_number("infraction", pack.today().year),
+                plate=plate, vehicle=vehicle, authorization=authorization, holder=holder, modality=modality,
+                driver_cpf=driver_cpf, driver_name=(driver_name or "").strip()[:200],
+                driver_is_auxiliary=driver_is_auxiliary, agent=actor,
+                agent_registration=getattr(actor, "registration_number", "") or "",
+                infraction_code=infraction_code, extra_codes=codes[1:],
+                catalogue=catalogue_entries(pack, codes), occurred_at=occurred_at, occurred_on=local.date(),
+                location=location.strip()[:300], description=description.strip(),
+                alvara_retained=bool(alvara_retained), signature_refused=bool(signature_refused),
+                idempotency_key=key,
+            )
+            audit_log(actor=actor, obj=infraction, action="infraction_issued", to_state=S.ISSUED,
+                      reason="Auto de infração lavrado",
+                      data={"number": infraction.number, "codes": codes, "plate": plate,
+                            "authorization": authorization.number if authorization else None,
+                            "driver_cpf": driver_cpf, "alvara_retained": bool(alvara_retained)})
+            if alvara_retained and authorization is not None and authorization.is_current:
+                alvara = _pick_alvara(authorization, driver_cpf)
+                if alvara is not None:
+                    licensing_services.alvara_set_status(
+                        actor=actor, alvara=alvara, to=AlvaraStatus.RETAINED,
+                        reason=f"Retido na autuação do auto nº {infraction.number}")
+                    infraction.retained_alvara = alvara
+                    infraction.save(update_fields=["retained_alvara"])
+            _store_files(infraction, photos, kind=None, actor=actor)
+    except IntegrityError:
+        if key:
+            existing = Infraction.objects.filter(idempotency_key=key).first()
+            if existing is not None:
+                return existing, False
+        raise
+    return infraction, True
+
+
+# --- notice -------------------------------------------------------------------------
+@transaction.atomic
+def infraction_notify(*, actor, infraction: Infraction, acknowledged_on: date, refused: bool = False) -> Infraction:
+    """Record the notice (ciência) or its refusal and open the defense period.
+
+    The defense period runs ``defense.days`` calendar days from the day after the notice
+    (PL 015/2025 art. 22; Lei 3.703/2022 art. 18, §4). A refusal counts as notice (PL 015/2025 art. 21,
+    §2, III). Where the law has no defense phase (no ``defense.days``), the auto goes
+    straight to judgement and the holder is heard in the appeal.
+    """
+    pack = regulation.current()
+    inf = _lock(infraction)
+    if inf.status != S.ISSUED:
+        raise InvalidTransition(f"O auto nº {inf.number} já foi notificado ({S(inf.status).label}).")
+    today = pack.today()
+    if acknowledged_on > today:
+        raise ValidationError({"acknowledged_on": ["A data da ciência não pode estar no futuro."]})
+    if acknowledged_on < inf.occurred_on:
+        raise ValidationError({"acknowledged_on": ["A data da ciência não pode ser anterior à da infração."]})
+    Notice.objects.create(infraction=inf, acknowledged_on=acknowledged_on, refused=bool(refused), recorded_by=actor,
+                          number=document_number("notice", today.year))
+    days = pack.value("defense.days", inf.modality or None)
+    reason = "Recusa em receber a notificação (vale como notificação)" if refused else "Ciência da autuação registrada"
+    if days:
+        inf.defense_deadline = rules.deadline(acknowledged_on, int(days),
+                                              weekend_extends=bool(pack.value("deadlines.weekend_extends")))
+        _transition(inf, S.NOTIFIED, actor=actor, reason=reason, fields=["defense_deadline"],
+                    data={"acknowledged_on": acknowledged_on.isoformat(), "refused": bool(refused),
+                          "defense_deadline": inf.defense_deadline.isoformat(),
+                          "legal_basis": pack.basis("defense.days", inf.modality or None)})
+        body = (f"Você foi notificado do auto de infração nº {inf.number} (placa {inf.display_plate}). "
+                f"Prazo para defesa prévia: até {inf.defense_deadline:%d/%m/%Y}.")
+    else:
+        _transition(inf, S.AWAITING_JUDGEMENT, actor=actor, reason=reason,
+                    data={"acknowledged_on": acknowledged_on.isoformat(), "refused": bool(refused),
+                          "defense_phase": False})
+        body = (f"Você foi notificado do auto de infração nº {inf.number} (placa {inf.display_plate}). "
+                "O auto segue para julgamento; da decisão caberá recurso.")
+    _tell_holder(inf, f"Notificação da autuação — auto nº {inf.number}", body, "notice")
+    return inf
+
+
+# --- defense ------------------------------------------------------------------------
+@transaction.atomic
+def defense_file(*, actor, infraction: Infraction, text: str, attachments=(), on: date | None = None) -> Defense:
+    """Defesa prévia within the deadline; late → 409 with the article.
+
+    Where the pack says so (PL 015/2025 art. 22, parágrafo único) the defense suspends the
+    penalty and the retained alvará is returned until judgement.
+    """
+    pack = regulation.current()
+    inf = _lock(infraction)
+    modality = inf.modality or None
+    if not pack.value("defense.days", modality):
+        raise RuleViolation(
+            "no_defense_phase",
+            "Esta lei não prevê defesa prévia: o auto é julgado e da decisão cabe recurso.",
+            pack.basis("appeal.days", modality), field="text", conflict=True,
+        )
+    on = on or pack.today()
+    if inf.status in (S.NOTIFIED, S.AWAITING_JUDGEMENT) and inf.defense_deadline:
+        rules.check_within_deadline(on, inf.defense_deadline, what="apresentar a defesa prévia",
+                                    legal_basis=pack.basis("defense.days", modality), code="defense_deadline_passed")
+    if inf.status != S.NOTIFIED:
+        raise InvalidTransition(f"O auto nº {inf.number} está {S(inf.status).label}: não cabe defesa prévia agora.")
+    if not (text or "").strip():
+        raise ValidationError({"text": ["Escreva as razões da defesa."]})
+    _validate_files(attachments, "attachments")
+    defense = Defense.objects.create(infraction=inf, author=actor, text=text.strip(), filed_on=on)
+    _store_files(inf, attachments, kind=Attachment.Kind.DEFENSE, actor=actor)
+    _transition(inf, S.DEFENSE_FILED, actor=actor, reason="Defesa prévia apresentada",
+                data={"filed_on": on.isoformat(), "attachments": len(attachments or ())})
+    if pack.value("defense.returns_alvara", modality):
+        _return_retained_alvara(inf, actor=actor, reason=(
+            f"Devolvido com a defesa prévia do auto nº {inf.number} até o julgamento "
+            f"({pack.basis('defense.returns_alvara', modality)})"))
+    return defense
+
+
+# --- judgement ----------------------------------------------------------------------
+def prior_fines(infraction: Infraction) -> list[rules.PriorFine]:
+    """Earlier autos of the same holder judged upheld with a fine (never dismissed,
+    cancelled or granted on appeal: their penalty is cleared)."""
+    if not infraction.holder_id:
+        return []
+    rows = (Infraction.objects.filter(holder_id=infraction.holder_id, occurred_at__lt=infraction.occurred_at,
+                                      status__in=[S.UPHELD, S.APPEALED, S.FINAL], penalty__isnull=False)
+            .exclude(pk=infraction.pk).only("number", "occurred_on", "penalty"))
+    out = []
+    for row in rows:
+        pen = row.penalty or {}
+        if pen.get("amount"):
+            out.append(rules.PriorFine(ref=row.number, occurred_on=row.occurred_on,
+                                       multiplier=int(pen.get("multiplier") or 1), amount=Decimal(pen["amount"])))
+    return out
+
+
+def compute_penalty_for(infraction: Infraction, pack=None) -> dict:
+    """The penalty the law imposes on this auto, recidivism included (no writes)."""
+    pack = pack or regulation.current()
+    entries = infraction.catalogue or catalogue_entries(pack, infraction.codes)
+    multiplier, refs = rules.recidivism(
+        infraction.occurred_on, prior_fines(infraction),
+        window_days=pack.value("recidivism.window_days", infraction.modality or None),
+        mode=pack.value("recidivism.mode", infraction.modality or None),
+    )
+    unit = pack.fiscal_unit_value(infraction.occurred_on)
+    penalty = rules.compute_penalty(
+        entries, unit_value=unit[0] if unit else None, unit_name=pack.fiscal_unit.get("name", ""),
+        multiplier=multiplier, recidivism_refs=[p.ref for p in refs],
+        recidivism_basis=pack.basis("recidivism.mode", infraction.modality or None),
+        fine_overrides=fine_overrides(pack, infraction.codes),
+    )
+    if penalty["recidivism"]:
+        penalty["recidivism_autos"] = [
+            {"number": p.ref, "occurred_on": p.occurred_on.isoformat(), "date": f"{p.occurred_on:%d/%m/%Y}", "amount": str(p.amount) if p.amount else None,
+             "multiplier": p.multiplier, "days_before": (infraction.occurred_on - p.occurred_on).days}
+            for p in refs
+        ]
+    return penalty
+
+
+@transaction.atomic
+def infraction_judge(*, actor, infraction: Infraction, upheld: bool, grounds: str) -> Judgement:
+    """Julgar o auto: procedente (penalty of the catalogue with recidivism) or improcedente."""
+    pack = regulation.current()
+    inf = _lock(infraction)
+    modality = inf.modality or None
+    if inf.status == S.ISSUED:
+        raise InvalidTransition(
+            f"O auto nº {inf.number} ainda não foi notificado: a validade de qualquer punição depende da "
+            "notificação da autuação.")
+    if inf.status not in JUDGEABLE_STATUSES:
+        raise InvalidTransition(f"O auto nº {inf.number} está {S(inf.status).label} e não aguarda julgamento.")
+    if not (grounds or "").strip():
+        raise ValidationError({"grounds": ["Escreva a fundamentação da decisão."]})
+    today = pack.today()
+    penalty = compute_penalty_for(inf, pack) if upheld else None
+    judgement = Judgement.objects.create(
+        infraction=inf, number=document_number("decision", today.year), judge=actor, upheld=bool(upheld),
+        grounds=grounds.strip(), penalty=penalty, recidivism_refs=(penalty or {}).get("recidivism_refs", []),
+        decided_on=today,
+    )
+    if upheld:
+        inf.penalty = penalty
+        days = pack.value("appeal.days", modality)
+        inf.appeal_deadline = (rules.deadline(today, int(days), weekend_extends=bool(pack.value("deadlines.weekend_extends")))
+                               if days else None)
+        inf.appeal_instance = 1
+        _transition(inf, S.UPHELD, actor=actor, reason=grounds.strip(),
+                    fields=["penalty", "appeal_deadline", "appeal_instance"],
+                    data={"decision": judgement.number, "penalty": penalty,
+                          "appeal_deadline": inf.appeal_deadline.isoformat() if inf.appeal_deadline else None})
+        if not days:
+            finalize(actor=actor, infraction=inf, today=today)
+        else:
+            _tell_holder(inf, f"Decisão — auto nº {inf.number} julgado procedente",
+                         f"O auto nº {inf.number} foi julgado procedente. Penalidade: {', '.join(penalty['labels'])}"
+                         + (f", multa de R$ {penalty['amount']}" if penalty.get("amount") else "")
+                         + f". Você pode recorrer até {inf.appeal_deadline:%d/%m/%Y}.", "upheld")
+    else:
+        inf.penalty = None
+        _transition(inf, S.DISMISSED, actor=actor, reason=grounds.strip(), fields=["penalty"],
+                    data={"decision": judgement.number})
+        if pack.value("appeal.ex_officio_review", modality):
+            Appeal.objects.create(
+                infraction=inf, instance=1, ex_officio=True, authority=pack.value("appeal.authority", modality) or "",
+                text=f"Recurso hierárquico de ofício da decisão que julgou procedente a defesa "
+                     f"({pack.basis('appeal.ex_officio_review', modality)}).", filed_on=today)
+            audit_log(actor=actor, obj=inf, action="ex_officio_review_opened", from_state=S.DISMISSED,
+                      to_state=S.DISMISSED, reason=pack.basis("appeal.ex_officio_review", modality))
+        else:
+            _return_retained_alvara(inf, actor=actor, reason=f"Auto nº {inf.number} julgado improcedente")
+        _tell_holder(inf, f"Decisão — auto nº {inf.number} julgado improcedente",
+                     f"O auto nº {inf.number} foi julgado improcedente e arquivado.", "dismissed")
+    infraction.refresh_from_db()
+    return judgement
+
+
+# --- appeal -------------------------------------------------------------------------
+@transaction.atomic
+def appeal_file(*, actor, infraction: Infraction, text: str, attachments=(), on: date | None = None) -> Appeal:
+    """Recurso within ``appeal.days`` of the decision (Lei 3.703/2022 art. 18, §7; PL 015/2025 art. 25;
+    Lei 724/2008 art. 25, §1–2: D and E go on to the Prefeito)."""
+    pack = regulation.current()
+    inf = _lock(infraction)
+    modality = inf.modality or None
+    on = on or pack.today()
+    basis_key = "appeal.second_instance_days" if inf.appeal_instance > 1 else "appeal.days"
+    if inf.status in (S.UPHELD, S.FINAL) and inf.appeal_deadline:
+        rules.check_within_deadline(on, inf.appeal_deadline, what="recorrer",
+                                    legal_basis=pack.basis(basis_key, modality), code="appeal_deadline_passed")
+    if inf.status != S.UPHELD or not inf.appeal_deadline:
+        raise InvalidTransition(f"O auto nº {inf.number} está {S(inf.status).label}: não cabe recurso agora.")
+    if not (text or "").strip():
+        raise ValidationError({"text": ["Escreva as razões do recurso."]})
+    _validate_files(attachments, "attachments")
+    authority = (pack.value("appeal.authority", modality) if inf.appeal_instance == 1
+                 else pack.municipality.get("authority", ""))
+    appeal = Appeal.objects.create(infraction=inf, instance=inf.appeal_instance, authority=authority or "",
+                                   author=actor, text=text.strip(), filed_on=on)
+    _store_files(inf, attachments, kind=Attachment.Kind.APPEAL, actor=actor)
+    _transition(inf, S.APPEALED, actor=actor, reason="Recurso interposto",
+                data={"instance": appeal.instance, "authority": appeal.authority, "filed_on": on.isoformat()})
+    return appeal
+
+
+@transaction.atomic
+def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) -> Appeal:
+    """Decide the pending appeal (or the ex officio review of a dismissal)."""
+    pack = regulation.current()
+    inf = _lock(infraction)
+    modality = inf.modality or None
+    appeal = inf.appeals.filter(granted__isnull=True).order_by("-instance", "-id").first()
+    if appeal is None or inf.status not in (S.APPEALED, S.DISMISSED):
+        raise InvalidTransition(f"O auto nº {inf.number} não tem recurso pendente de julgamento.")
+    if not (grounds or "").strip():
+        raise ValidationError({"grounds": ["Escreva a fundamentação da decisão do recurso."]})
+    today = pack.today()
+    appeal.granted = bool(granted)
+    appeal.grounds = grounds.strip()
+    appeal.judge = actor
+    appeal.decided_at = timezone.now()
+    appeal.number = document_number("decision", today.year)
+    appeal.save(update_fields=["granted", "grounds", "judge", "decided_at", "number"])
+    audit_log(actor=actor, obj=inf, action="appeal_judged", from_state=inf.status, to_state=inf.status,
+              reason=grounds.strip(), data={"instance": appeal.instance, "granted": bool(granted),
+                                            "ex_officio": appeal.ex_officio, "decision": appeal.number})
+    if appeal.ex_officio:
+        if granted:  # the review reforms the dismissal: the auto is upheld, with no further appeal
+            inf.penalty = compute_penalty_for(inf, pack)
+            inf.save(update_fields=["penalty"])
+            finalize(actor=actor, infraction=inf, today=today, reason="Decisão reformada em recurso de ofício")
+        else:
+            _return_retained_alvara(inf, actor=actor, reason=f"Auto nº {inf.number} arquivado (recurso de ofício)")
+        return appeal
+    if granted:
+        inf.penalty = None
+        _transition(inf, S.DISMISSED, actor=actor, reason=f"Recurso provido: {grounds.strip()}", fields=["penalty"],
+                    data={"decision": appeal.number})
+        _return_retained_alvara(inf, actor=actor, reason=f"Recurso provido no auto nº {inf.number}")
+        _tell_holder(inf, f"Recurso provido — auto nº {inf.number}", "Seu recurso foi provido; o auto foi arquivado.",
+                     f"appeal{appeal.instance}")
+        return appeal
+    codes = (inf.penalty or {}).get("codes", [])
+    if appeal.instance == 1 and rules.second_instance_allowed(codes, pack.value("appeal.second_instance_codes", modality)):
+        days = int(pack.value("appeal.second_instance_days", modality))
+        inf.appeal_instance = 2
+        inf.appeal_deadline = rules.deadline(today, days, weekend_extends=bool(pack.value("deadlines.weekend_extends")))
+        _transition(inf, S.UPHELD, actor=actor, reason=f"Recurso não provido: {grounds.strip()}",
+                    fields=["appeal_instance", "appeal_deadline"],
+                    data={"decision": appeal.number, "second_instance_until": inf.appeal_deadline.isoformat(),
+                          "legal_basis": pack.basis("appeal.second_instance_days", modality)})
+        _tell_holder(inf, f"Recurso não provido — auto nº {inf.number}",
+                     f"Seu recurso não foi provido. Cabe novo recurso ao {pack.municipality.get('authority', '')} "
+                     f"até {inf.appeal_deadline:%d/%m/%Y}.", f"appeal{appeal.instance}")
+        return appeal
+    finalize(actor=actor, infraction=inf, today=today, reason=f"Recurso não provido: {grounds.strip()}")
+    return appeal
+
+
+# --- final decision and effects -----------------------------------------------------
+def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decisão definitiva") -> Infraction:
+    """Make the upheld decision final and apply its effects on the grant, once.
+
+    Suspension for its days; suspension until regularised and impediment without end
+    date; cassação / cancellation ends the grant (alvarás follow) and bars the holder and
+    the auxiliaries of its alvarás for ``cassation.bar_months`` (PL 015/2025 art. 19, §4) or
+    without term where ``revocation.bars_future_grants`` (Lei 724/2008 art. 24, parágrafo
+    único); a fine gets its payment slip (DAM).
+    """
+    pack = regulation.current()
+    inf = infraction
+    modality = inf.modality or None
+    penalty = inf.penalty or {}
+    kinds = set(penalty.get("kinds", []))
+    inf.final_on = today
+    _transition(inf, S.FINAL, actor=actor, reason=reason, fields=["final_on", "penalty"], data={"penalty": penalty})
+    auth = inf.authorization
+    if auth is not None:
+        auth.refresh_from_db()
+    effects: dict = {}
+    if auth is not None and auth.is_current:
+        if kinds & rules.ENDING_KINDS:
+            licensing_services.authorization_set_status(
+                actor=actor, authorization=auth, to=AuthorizationStatus.CASSADA,
+                reason=f"Cassação decorrente do auto nº {inf.number}", data={"infraction": inf.number})
+            effects["cassada"] = auth.number
+            months = pack.value("cassation.bar_months", modality)
+            bars_forever = pack.value("revocation.bars_future_grants", modality)
+            if months or bars_forever:
+                until = add_months(today, int(months)) if months else None
+                basis = pack.basis("cassation.bar_months" if months else "revocation.bars_future_grants", modality)
+                people = [auth.holder] + [a.person for a in auth.alvaras.select_related("person")
+                                          if a.person_id != auth.holder_id]
+                seen = set()
+                for person in people:
+                    if person.pk in seen:
+                        continue
+                    seen.add(person.pk)
+                    licensing_services.grant_bar_create(
+                        actor=actor, person=person, until=until, legal_basis=basis, source=f"auto {inf.number}",
+                        reason=f"Cassação da {auth.act_name} nº {auth.number} (auto de infração nº {inf.number})")
+                effects["bar_until"] = until.isoformat() if until else None
+        elif auth.status == AuthorizationStatus.ACTIVE and (
+            {"suspension_until_regularised", "impediment"} & kinds or penalty.get("suspension_days")
+        ):
+            open_ended = bool({"suspension_until_regularised", "impediment"} & kinds)
+            until = None if open_ended else rules.suspension_last_day(today, int(penalty["suspension_days"]))
+            licensing_services.authorization_set_status(
+                actor=actor, authorization=auth, to=AuthorizationStatus.SUSPENDED, suspended_until=until,
+                reason=f"Suspensão decorrente do auto nº {inf.number}", data={"infraction": inf.number})
+            inf.suspension_until = until
+            inf.save(update_fields=["suspension_until"])
+            effects["suspended_until"] = until.isoformat() if until else "até a regularização"
+    if penalty.get("amount"):
+        due_days = int(pack.value("fees.due_days", modality) or DEFAULT_FINE_DUE_DAYS)
+        fine = Fine.objects.create(infraction=inf, number=document_number("dam", today.year),
+                                   amount=Decimal(penalty["amount"]), due_date=today + timedelta(days=due_days))
+        audit_log(actor=actor, obj=fine, action="fine_issued", to_state="open", reason=f"DAM do auto nº {inf.number}",
+                  data={"amount": penalty["amount"], "due_date": fine.due_date.isoformat()})
+        effects["dam"] = fine.number
+    _return_retained_alvara(inf, actor=actor, reason=f"Decisão definitiva do auto nº {inf.number}")
+    if effects:
+        audit_log(actor=actor, obj=inf, action="infraction_effects", from_state=S.FINAL, to_state=S.FINAL,
+                  reason="Efeitos da decisão definitiva", data=effects)
+    _tell_holder(inf, f"Decisão definitiva — auto nº {inf.number}",
+                 f"A decisão do auto nº {inf.number} tornou-se definitiva. Penalidade: "
+                 f"{', '.join(penalty.get('labels', [])) or '—'}."
+                 + (f" Multa de R$ {penalty['amount']}: o DAM está disponível no portal." if penalty.get("amount") else ""),
+                 "final")
+    return inf
+
+
+# --- cancel and payment -------------------------------------------------------------
+@transaction.atomic
+def infraction_cancel(*, actor, infraction: Infraction, reason: str) -> Infraction:
+    """A julgador cancels an auto with a reason (never deletes or edits it)."""
+    inf = _lock(infraction)
+    if not (reason or "").strip():
+        raise ValidationError({"reason": ["Informe o motivo do cancelamento."]})
+    if inf.status not in OPEN_STATUSES:
+        raise InvalidTransition(f"O auto nº {inf.number} está {S(inf.status).label} e não pode ser cancelado.")
+    inf.cancel_reason = reason.strip()
+    _transition(inf, S.CANCELLED, actor=actor, reason=reason.strip(), fields=["cancel_reason"])
+    _return_retained_alvara(inf, actor=actor, reason=f"Auto nº {inf.number} cancelado")
+    _tell_holder(inf, f"Auto nº {inf.number} cancelado", f"O auto nº {inf.number} foi cancelado: {reason.strip()}",
+                 "cancelled")
+    return inf
+
+
+@transaction.atomic
+def fine_mark_paid(*, actor, fine: Fine, paid_on: date) -> Fine:
+    locked = Fine.objects.select_for_update().get(pk=fine.pk)
+    if locked.paid:
+        raise InvalidTransition(f"O DAM nº {locked.number} já está pago.", field="paid_on")
+    if paid_on > regulation.current().today():
+        raise ValidationError({"paid_on": ["A data do pagamento não pode estar no futuro."]})
+    locked.paid, locked.paid_on, locked.paid_recorded_by = True, paid_on, actor
+    locked.save(update_fields=["paid", "paid_on", "paid_recorded_by"])
+    audit_log(actor=actor, obj=locked, action="fine_paid", from_state="open", to_state="paid",
+              reason="Pagamento registrado", data={"paid_on": paid_on.isoformat(), "amount": str(locked.amount)})
+    return locked
+
+
+# --- periodic advancement (idempotent) ----------------------------------------------
+def close_defense_windows(today: date | None = None) -> int:
+    """Defense period over without a defense → awaiting judgement."""
+    today = today or regulation.current().today()
+    changed = 0
+    for pk in Infraction.objects.filter(status=S.NOTIFIED, defense_deadline__lt=today).values_list("pk", flat=True):
+        with transaction.atomic():
+            inf = Infraction.objects.select_for_update().filter(pk=pk, status=S.NOTIFIED,
+                                                                defense_deadline__lt=today).first()
+            if inf is None:
+                continue
+            _transition(inf, S.AWAITING_JUDGEMENT, actor=None, reason="Prazo de defesa encerrado sem defesa",
+                        data={"defense_deadline": inf.defense_deadline.isoformat()})
+            changed += 1
+    return changed
+
+
+def close_appeal_windows(today: date | None = None) -> int:
+    """Appeal period over without an appeal → final, effects applied."""
+    today = today or regulation.current().today()
+    changed = 0
+    for pk in Infraction.objects.filter(status=S.UPHELD, appeal_deadline__lt=today).values_list("pk", flat=True):
+        with transaction.atomic():
+            inf = Infraction.objects.select_for_update().filter(pk=pk, status=S.UPHELD,
+                                                                appeal_deadline__lt=today).first()
+            if inf is None:
+                continue
+            finalize(actor=None, infraction=inf, today=today, reason="Prazo de recurso encerrado sem recurso")
+            changed += 1
+    return changed
+
+
+def lift_ended_suspensions(today: date | None = None) -> int:
+    """Suspension served → the grant is active again (only the suspension this auto set)."""
+    today = today or regulation.current().today()
+    changed = 0
+    qs = Infraction.objects.filter(status=S.FINAL, suspension_until__lt=today, suspension_lifted=False)
+    for pk in qs.values_list("pk", flat=True):
+        with transaction.atomic():
+            inf = Infraction.objects.select_for_update().filter(pk=pk, suspension_lifted=False).first()
+            if inf is None:
+                continue
+            auth = inf.authorization
+            if (auth is not None and auth.status == AuthorizationStatus.SUSPENDED
+                    and auth.suspended_until == inf.suspension_until):
+                licensing_services.authorization_set_status(
+                    actor=None, authorization=auth, to=AuthorizationStatus.ACTIVE,
+                    reason=f"Fim da suspensão do auto nº {inf.number}", data={"infraction": inf.number})
+            inf.suspension_lifted = True
+            inf.save(update_fields=["suspension_lifted"])
+            audit_log(actor=None, obj=inf, action="suspension_lifted", from_state=S.FINAL, to_state=S.FINAL,
+                      reason="Suspensão cumprida", data={"suspended_until": inf.suspension_until.isoformat()})
+            changed += 1
+    return changed

@@ -1,0 +1,388 @@
+"""HTML pages of enforcement: agent (plate lookup, auto), clerk (notice, DAM), holder (my
+autos, defense, appeal), julgador (queue, judgement, appeal, cancel, publication)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views import View
+from django.views.generic import TemplateView
+
+from enforcement import forms, selectors, services
+from enforcement.models import Attachment, Fine, InfractionStatus
+from portal import regulation
+from portal.audit import history_for
+from portal.exceptions import InvalidTransition, RuleViolation
+from portal.pdf import render_pdf
+from portal.roles import STAFF_ROLES, Role, has_role
+from portal.uploads import serve_private_file
+from portal.validators import mask_cpf
+from portal.views import RoleRequiredMixin
+
+S = InfractionStatus
+AGENT_ROLES = (Role.AGENT, Role.CLERK, Role.ADMIN)
+JUDGE_ROLES = (Role.JUDGE,)
+CLERK_ROLES = (Role.CLERK, Role.ADMIN)
+
+
+def _apply_errors(form, exc) -> int:
+    """Put a service error on the form; returns the HTTP status to answer with."""
+    if isinstance(exc, RuleViolation):
+        field = exc.field if exc.field in form.fields else None
+        form.add_error(field, str(exc))
+        return 409 if exc.conflict else 400
+    if isinstance(exc, InvalidTransition):
+        form.add_error(None, exc.message)
+        return 409
+    if isinstance(exc, ValidationError) and hasattr(exc, "message_dict"):
+        for field, errors in exc.message_dict.items():
+            for error in errors:
+                form.add_error(field if field in form.fields else None, error)
+        return 400
+    form.add_error(None, "; ".join(exc.messages))
+    return 400
+
+
+SERVICE_ERRORS = (RuleViolation, InvalidTransition, ValidationError)
+
+
+def _context_for(inf, user) -> dict:
+    pack = regulation.current()
+    return {
+        "inf": inf,
+        "pack": pack,
+        "history": history_for(inf),
+        "notice": getattr(inf, "notice", None) if hasattr(inf, "notice") else None,
+        "defense": getattr(inf, "defense", None) if hasattr(inf, "defense") else None,
+        "judgement": getattr(inf, "judgement", None) if hasattr(inf, "judgement") else None,
+        "fine": getattr(inf, "fine", None) if hasattr(inf, "fine") else None,
+        "appeals": list(inf.appeals.all()),
+        "photos": list(inf.photos.all()),
+        "attachments": list(inf.attachments.all()),
+        "is_holder": inf.holder_id == user.pk,
+        "is_staff": has_role(user, *STAFF_ROLES),
+        "is_judge": has_role(user, Role.JUDGE),
+        "is_clerk": has_role(user, *CLERK_ROLES),
+        "pending_appeal": inf.appeals.filter(granted__isnull=True).exists(),
+        "can_defend": (inf.holder_id == user.pk and inf.status == S.NOTIFIED and bool(inf.defense_deadline)
+                       and inf.defense_deadline >= pack.today()),
+        "can_appeal": (inf.holder_id == user.pk and inf.status == S.UPHELD and bool(inf.appeal_deadline)
+                       and inf.appeal_deadline >= pack.today()),
+    }
+
+
+# --- agent ---------------------------------------------------------------------------
+class LookupView(RoleRequiredMixin, View):
+    roles = AGENT_ROLES
+    template_name = "enforcement/lookup.html"
+
+    def get(self, request):
+        form = forms.PlateLookupForm(request.GET or None)
+        result = None
+        if form.is_bound and form.is_valid():
+            result = selectors.vehicle_status(form.cleaned_data["plate"], regulation.current().today(),
+                                              form.cleaned_data.get("driver_cpf", ""))
+        return render(request, self.template_name,
+                      {"form": form, "result": result, "can_issue": has_role(request.user, Role.AGENT)})
+
+
+class InfractionCreateView(RoleRequiredMixin, View):
+    roles = (Role.AGENT,)
+    template_name = "enforcement/infraction_form.html"
+
+    def get(self, request):
+        initial = {"plate": request.GET.get("plate", "")}
+        return render(request, self.template_name, {"form": forms.InfractionForm(initial=initial)})
+
+    def post(self, request):
+        form = forms.InfractionForm(request.POST, request.FILES)
+        status = 400
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                inf, created = services.infraction_issue(
+                    actor=request.user, plate=d["plate"], infraction_code=d["infraction_code"],
+                    occurred_at=d["occurred_at"], location=d["location"], description=d["description"],
+                    driver_cpf=d["driver_cpf"], driver_name=d["driver_name"], alvara_retained=d["alvara_retained"],
+                    signature_refused=d["signature_refused"], extra_codes=d["extra_codes"],
+                    idempotency_key=d["idempotency_key"], photos=d["photos"],
+                )
+            except SERVICE_ERRORS as exc:
+                status = _apply_errors(form, exc)
+            else:
+                messages.success(request, f"Auto de infração nº {inf.number} lavrado." if created else
+                                 f"Este envio já tinha sido registrado: auto nº {inf.number}.")
+                return redirect("enforcement:detail", pk=inf.pk)
+        return render(request, self.template_name, {"form": form}, status=status)
+
+
+# --- lists ---------------------------------------------------------------------------
+class StaffListView(RoleRequiredMixin, TemplateView):
+    roles = STAFF_ROLES
+    template_name = "enforcement/list.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        qs = selectors.infractions_for(self.request.user).order_by("-occurred_at", "-id")
+        status = self.request.GET.get("status", "")
+        if status in S.values:
+            qs = qs.filter(status=status)
+        plate = self.request.GET.get("plate", "").strip()
+        if plate:
+            from portal.validators import normalize_plate
+
+            qs = qs.filter(plate=normalize_plate(plate))
+        ctx.update(page_obj=Paginator(qs, 30).get_page(self.request.GET.get("page")), statuses=S.choices,
+                   status=status, plate=plate,
+                   querystring="&".join(f"{k}={v}" for k, v in (("status", status), ("plate", plate)) if v))
+        return ctx
+
+
+class MyInfractionsView(RoleRequiredMixin, TemplateView):
+    roles = (Role.APPLICANT,)
+    template_name = "enforcement/mine.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        qs = selectors._base().filter(holder=self.request.user).order_by("-occurred_at", "-id")
+        ctx["page_obj"] = Paginator(qs, 30).get_page(self.request.GET.get("page"))
+        return ctx
+
+
+class JudgeQueueView(RoleRequiredMixin, TemplateView):
+    roles = JUDGE_ROLES
+    template_name = "enforcement/queue.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        today = regulation.current().today()
+        ctx["page_obj"] = Paginator(selectors.judge_queue(today), 30).get_page(self.request.GET.get("page"))
+        ctx["upcoming"] = selectors.defense_running(today)[:50]
+        return ctx
+
+
+class NoticeQueueView(RoleRequiredMixin, TemplateView):
+    roles = CLERK_ROLES
+    template_name = "enforcement/notice_queue.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["page_obj"] = Paginator(selectors.notice_queue(), 30).get_page(self.request.GET.get("page"))
+        ctx["fines"] = Fine.objects.select_related("infraction").filter(paid=False).order_by("due_date")[:30]
+        return ctx
+
+
+class PublicationView(RoleRequiredMixin, TemplateView):
+    roles = (Role.JUDGE, Role.CLERK, Role.ADMIN)
+    template_name = "enforcement/publication.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        pack = regulation.current()
+        ctx["required"] = pack.value("publication.required_for") or []
+        ctx["basis"] = pack.basis("publication.required_for")
+        ctx["page_obj"] = Paginator(selectors.publication_list(pack), 30).get_page(self.request.GET.get("page"))
+        return ctx
+
+
+class CatalogueView(TemplateView):
+    template_name = "enforcement/catalogue.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        pack = regulation.current()
+        ctx["items"] = selectors.catalogue(pack)
+        ctx["unit"] = pack.fiscal_unit_value()
+        ctx["unit_name"] = pack.fiscal_unit.get("name", "")
+        return ctx
+
+
+# --- one auto ------------------------------------------------------------------------
+class DetailView(RoleRequiredMixin, View):
+    def get(self, request, pk: int):
+        inf = selectors.infraction_for(request.user, pk)
+        ctx = _context_for(inf, request.user)
+        if ctx["is_judge"] and inf.status in (S.NOTIFIED, S.DEFENSE_FILED, S.AWAITING_JUDGEMENT):
+            try:
+                ctx["proposed_penalty"] = services.compute_penalty_for(inf)
+            except RuleViolation as exc:
+                ctx["penalty_error"] = str(exc)
+        return render(request, "enforcement/detail.html", ctx)
+
+
+class ActionView(RoleRequiredMixin, View):
+    """GET shows the form beside the auto; POST calls the service and goes back to the auto."""
+
+    form_class: type = forms.NoticeForm
+    title = ""
+    template_name = "enforcement/action.html"
+    holder_only = False
+
+    def get_infraction(self, request, pk):
+        inf = selectors.infraction_for(request.user, pk)
+        if self.holder_only and inf.holder_id != request.user.pk:
+            raise Http404("Auto de infração não encontrado.")
+        return inf
+
+    def render_form(self, request, inf, form, status=200):
+        ctx = _context_for(inf, request.user)
+        ctx.update(form=form, title=self.title, multipart=any(isinstance(f, forms.MultipleFileField)
+                                                              for f in form.fields.values()))
+        ctx.update(self.extra_context(inf))
+        return render(request, self.template_name, ctx, status=status)
+
+    def extra_context(self, inf) -> dict:
+        return {}
+
+    def get(self, request, pk: int):
+        inf = self.get_infraction(request, pk)
+        return self.render_form(request, inf, self.form_class())
+
+    def post(self, request, pk: int):
+        inf = self.get_infraction(request, pk)
+        form = self.form_class(request.POST, request.FILES)
+        status = 400
+        if form.is_valid():
+            try:
+                message = self.perform(request, inf, form.cleaned_data)
+            except SERVICE_ERRORS as exc:
+                status = _apply_errors(form, exc)
+            else:
+                messages.success(request, message)
+                return redirect("enforcement:detail", pk=inf.pk)
+        return self.render_form(request, inf, form, status=status)
+
+
+class NotifyView(ActionView):
+    roles = CLERK_ROLES
+    form_class = forms.NoticeForm
+    title = "Registrar a notificação da autuação"
+
+    def perform(self, request, inf, d):
+        inf = services.infraction_notify(actor=request.user, infraction=inf, acknowledged_on=d["acknowledged_on"],
+                                         refused=d["refused"])
+        if inf.defense_deadline:
+            return f"Notificação registrada. Prazo da defesa: até {inf.defense_deadline:%d/%m/%Y}."
+        return "Notificação registrada. O auto segue para julgamento."
+
+
+class DefenseView(ActionView):
+    roles = (Role.APPLICANT,)
+    form_class = forms.PieceForm
+    title = "Apresentar defesa prévia"
+    holder_only = True
+
+    def perform(self, request, inf, d):
+        services.defense_file(actor=request.user, infraction=inf, text=d["text"], attachments=d["attachments"])
+        return "Defesa prévia recebida. Você será avisado do julgamento."
+
+
+class AppealView(ActionView):
+    roles = (Role.APPLICANT,)
+    form_class = forms.PieceForm
+    title = "Interpor recurso"
+    holder_only = True
+
+    def perform(self, request, inf, d):
+        appeal = services.appeal_file(actor=request.user, infraction=inf, text=d["text"], attachments=d["attachments"])
+        return f"Recurso recebido; será julgado por: {appeal.authority}."
+
+
+class JudgeView(ActionView):
+    roles = JUDGE_ROLES
+    form_class = forms.JudgeForm
+    title = "Julgar o auto de infração"
+
+    def extra_context(self, inf) -> dict:
+        try:
+            return {"proposed_penalty": services.compute_penalty_for(inf)}
+        except RuleViolation as exc:
+            return {"penalty_error": str(exc)}
+
+    def perform(self, request, inf, d):
+        judgement = services.infraction_judge(actor=request.user, infraction=inf, upheld=d["upheld"], grounds=d["grounds"])
+        return f"Decisão nº {judgement.number} registrada: auto {'procedente' if judgement.upheld else 'improcedente'}."
+
+
+class AppealJudgeView(ActionView):
+    roles = JUDGE_ROLES
+    form_class = forms.AppealJudgeForm
+    title = "Julgar o recurso"
+
+    def perform(self, request, inf, d):
+        appeal = services.appeal_judge(actor=request.user, infraction=inf, granted=d["granted"], grounds=d["grounds"])
+        return f"Decisão do recurso nº {appeal.number} registrada: {'provido' if appeal.granted else 'não provido'}."
+
+
+class CancelView(ActionView):
+    roles = JUDGE_ROLES
+    form_class = forms.CancelForm
+    title = "Cancelar o auto de infração"
+
+    def perform(self, request, inf, d):
+        services.infraction_cancel(actor=request.user, infraction=inf, reason=d["reason"])
+        return f"Auto nº {inf.number} cancelado."
+
+
+class FinePaidView(ActionView):
+    roles = CLERK_ROLES
+    form_class = forms.PaidForm
+    title = "Registrar o pagamento do DAM"
+
+    def perform(self, request, inf, d):
+        fine = getattr(inf, "fine", None) if hasattr(inf, "fine") else None
+        if fine is None:
+            raise InvalidTransition("Este auto não tem DAM emitido.")
+        services.fine_mark_paid(actor=request.user, fine=fine, paid_on=d["paid_on"])
+        return f"Pagamento do DAM nº {fine.number} registrado."
+
+
+# --- files and PDFs ------------------------------------------------------------------
+class FileView(RoleRequiredMixin, View):
+    def get(self, request, pk, file_pk, kind: str):
+        inf = selectors.infraction_for(request.user, int(pk))
+        if kind == "photo":
+            item = get_object_or_404(inf.photos, pk=file_pk)
+        else:
+            item = get_object_or_404(Attachment, infraction=inf, pk=file_pk)
+        return serve_private_file(item.file, f"auto-{inf.number.replace('/', '-')}-{kind}-{item.pk}"
+                                             f".{item.file.name.rsplit('.', 1)[-1]}")
+
+
+class PdfView(RoleRequiredMixin, View):
+    documents = {
+        "auto": ("enforcement/pdf/auto.html", "Auto de Infração"),
+        "notice": ("enforcement/pdf/notice.html", "Notificação de Autuação"),
+        "decision": ("enforcement/pdf/decision.html", "Decisão"),
+        "dam": ("enforcement/pdf/dam.html", "Documento de Arrecadação Municipal (DAM)"),
+    }
+
+    def get(self, request, pk, doc: str):
+        inf = selectors.infraction_for(request.user, int(pk))
+        template, title = self.documents[doc]
+        ctx = _context_for(inf, request.user)
+        if doc == "notice" and ctx["notice"] is None:
+            raise Http404("Auto ainda não notificado.")
+        if doc == "decision" and ctx["judgement"] is None:
+            raise Http404("Auto ainda não julgado.")
+        if doc == "dam" and ctx["fine"] is None:
+            raise Http404("Sem DAM emitido.")
+        if not (ctx["is_staff"] or ctx["is_holder"]):
+            raise PermissionDenied
+        ctx["title"] = title
+        ctx["doc_number"] = {"auto": inf.number, "notice": getattr(ctx["notice"], "number", ""),
+                             "decision": getattr(ctx["judgement"], "number", ""),
+                             "dam": getattr(ctx["fine"], "number", "")}[doc]
+        ctx["fiscal_unit"] = ctx["pack"].fiscal_unit
+        ctx["defense_days"] = ctx["pack"].value("defense.days", inf.modality or None)
+        ctx["defense_basis"] = ctx["pack"].basis("defense.days", inf.modality or None)
+        ctx["masked_driver_cpf"] = mask_cpf(inf.driver_cpf) if inf.driver_cpf else ""
+        ctx["detail_url"] = request.build_absolute_uri(reverse("enforcement:detail", kwargs={"pk": inf.pk}))
+        pdf = render_pdf(template, ctx)
+        response = HttpResponse(pdf, content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
+        return response

@@ -1,0 +1,132 @@
+"""Permission matrix of enforcement: every URL × agent, clerk, julgador, holder (requerente),
+another holder (outsider), anonymous, admin."""
+
+from __future__ import annotations
+
+from tests.matrix import LOGIN, Row, everyone, only
+
+STAFF = ("atendente", "agente", "julgador", "admin")
+HOLDER_VIEW = {"anonymous": LOGIN, "requerente": 200, "outsider": 404, "*": 200}
+HOLDER_ONLY_FORM = {"anonymous": LOGIN, "requerente": 200, "outsider": 404, "*": 403}
+API_AUTH = {"anonymous": 401}
+
+
+def _pk(key):
+    return lambda w: {"pk": w[key].pk}
+
+
+def _auto_form(w):
+    return {"plate": w["plate"], "infraction_code": "19-I", "occurred_at": w["now_local"], "location": "Rua A",
+            "description": "Constatado.", "idempotency_key": "matrix-html"}
+
+
+def _auto_api(w):
+    return {"plate": w["plate"], "infraction_code": "19-I", "occurred_at": w["now_iso"], "location": "Rua A",
+            "description": "Constatado."}
+
+
+ROWS = [
+    # HTML
+    Row("enforcement:lookup", only(("agente", "atendente", "admin")), query="?plate=ABC1D23"),
+    Row("enforcement:catalogue", everyone(200)),
+    Row("enforcement:list", only(STAFF)),
+    Row("enforcement:new", only(("agente",))),
+    Row("enforcement:new", only(("agente",), ok=302), method="post", data=_auto_form),
+    Row("enforcement:detail", HOLDER_VIEW, kwargs=_pk("auto")),
+    Row("enforcement:notify", only(("atendente", "admin")), kwargs=_pk("auto")),
+    Row("enforcement:notify", only(("atendente", "admin"), ok=302), method="post", kwargs=_pk("auto"),
+        data=lambda w: {"acknowledged_on": w["today"]}),
+    Row("enforcement:defense", HOLDER_ONLY_FORM, kwargs=_pk("notified")),
+    Row("enforcement:defense", {**HOLDER_ONLY_FORM, "requerente": 302}, method="post", kwargs=_pk("notified"),
+        data=lambda w: {"text": "Minha defesa."}),
+    Row("enforcement:judge", only(("julgador",)), kwargs=_pk("notified")),
+    Row("enforcement:judge", only(("julgador",), ok=302), method="post", kwargs=_pk("notified"),
+        data=lambda w: {"upheld": "1", "grounds": "Comprovado."}),
+    Row("enforcement:appeal", HOLDER_ONLY_FORM, kwargs=_pk("upheld")),
+    Row("enforcement:appeal", {**HOLDER_ONLY_FORM, "requerente": 302}, method="post", kwargs=_pk("upheld"),
+        data=lambda w: {"text": "Recorro."}),
+    Row("enforcement:appeal-judge", only(("julgador",)), kwargs=_pk("appealed")),
+    Row("enforcement:appeal-judge", only(("julgador",), ok=302), method="post", kwargs=_pk("appealed"),
+        data=lambda w: {"granted": "0", "grounds": "Mantida."}),
+    Row("enforcement:cancel", only(("julgador",)), kwargs=_pk("auto")),
+    Row("enforcement:cancel", only(("julgador",), ok=302), method="post", kwargs=_pk("auto"),
+        data=lambda w: {"reason": "Erro de digitação da placa."}),
+    Row("enforcement:fine-paid", only(("atendente", "admin")), kwargs=_pk("final")),
+    Row("enforcement:fine-paid", only(("atendente", "admin"), ok=302), method="post", kwargs=_pk("final"),
+        data=lambda w: {"paid_on": w["today"]}),
+    Row("enforcement:file", HOLDER_VIEW, kwargs=lambda w: {"pk": w["auto"].pk, "kind": "photo", "file_pk": w["photo"].pk}),
+    Row("enforcement:pdf", HOLDER_VIEW, kwargs=lambda w: {"pk": w["final"].pk, "doc": "dam"}),
+    Row("enforcement:queue", only(("julgador",))),
+    Row("enforcement:notice-queue", only(("atendente", "admin"))),
+    Row("enforcement:publication", only(("julgador", "atendente", "admin"))),
+    Row("enforcement:mine", only(("requerente", "outsider"))),
+    # API
+    Row("api-infractions", {**API_AUTH, "*": 200}, api=True),
+    Row("api-infractions", {**API_AUTH, "agente": 201, "*": 403}, method="post", api=True, data=_auto_api),
+    Row("api-infraction-catalogue", everyone(200), api=True),
+    Row("api-infraction", {**API_AUTH, "requerente": 200, "outsider": 404, "*": 200}, api=True, kwargs=_pk("auto")),
+    Row("api-infraction-notify", {**API_AUTH, "atendente": 200, "admin": 200, "*": 403}, method="post", api=True,
+        kwargs=_pk("auto"), data=lambda w: {"acknowledged_on": w["today"]}),
+    Row("api-infraction-defense", {**API_AUTH, "requerente": 201, "outsider": 404, "*": 403}, method="post", api=True,
+        kwargs=_pk("notified"), data=lambda w: {"text": "Defesa."}),
+    Row("api-infraction-judge", {**API_AUTH, "julgador": 200, "*": 403}, method="post", api=True,
+        kwargs=_pk("notified"), data=lambda w: {"upheld": True, "grounds": "Comprovado."}),
+    Row("api-infraction-appeal", {**API_AUTH, "requerente": 201, "outsider": 404, "*": 403}, method="post", api=True,
+        kwargs=_pk("upheld"), data=lambda w: {"text": "Recorro."}),
+    Row("api-infraction-appeal-judge", {**API_AUTH, "julgador": 200, "*": 403}, method="post", api=True,
+        kwargs=_pk("appealed"), data=lambda w: {"granted": False, "grounds": "Mantida."}),
+    Row("api-infraction-cancel", {**API_AUTH, "julgador": 200, "*": 403}, method="post", api=True,
+        kwargs=_pk("auto"), data=lambda w: {"reason": "Erro."}),
+    Row("api-infraction-fine-pay", {**API_AUTH, "atendente": 200, "admin": 200, "*": 403}, method="post", api=True,
+        kwargs=_pk("final"), data=lambda w: {"paid_on": w["today"]}),
+    Row("api-vehicle-status", {**API_AUTH, "agente": 200, "atendente": 200, "admin": 200, "*": 403}, api=True,
+        kwargs=lambda w: {"plate": w["plate"]}),
+]
+
+
+def build(world, personas):
+    from datetime import timedelta
+
+    from django.core.files.base import ContentFile
+    from django.utils import timezone
+
+    from enforcement import services
+    from enforcement.models import ProofPhoto
+    from portal import regulation
+    from tests.factories import VehicleFactory, issue_authorization
+
+    pack = regulation.current()
+    holder, agent, clerk, judge = (personas[k] for k in ("requerente", "agente", "atendente", "julgador"))
+    auth, _ = issue_authorization(holder=holder, vehicle=VehicleFactory(owner=holder),
+                                  valid_from=pack.today() - timedelta(days=100))
+    today = pack.today()
+    when = timezone.now() - timedelta(days=2)
+    world.update(plate=auth.vehicle.plate, today=today.isoformat(), now_iso=timezone.now().isoformat(),
+                 now_local=timezone.now().astimezone(pack.tz).strftime("%Y-%m-%dT%H:%M"))
+
+    def issue(key):
+        inf, _ = services.infraction_issue(actor=agent, plate=auth.vehicle.plate, infraction_code="19-I",
+                                           occurred_at=when, location="Rua B", description="Teste.",
+                                           idempotency_key=f"matrix-{key}")
+        return inf
+
+    world["auto"] = issue("auto")
+    world["photo"] = ProofPhoto.objects.create(infraction=world["auto"], file=ContentFile(_PNG, name="f.png"),
+                                               mime="image/png", uploaded_by=agent)
+    for key in ("notified", "upheld", "appealed", "final"):
+        inf = issue(key)
+        services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=today - timedelta(days=1))
+        if key != "notified":
+            services.infraction_judge(actor=judge, infraction=inf, upheld=True, grounds="Comprovado.")
+        if key in ("appealed", "final"):
+            services.appeal_file(actor=holder, infraction=inf, text="Recurso.")
+        if key == "final":
+            services.appeal_judge(actor=judge, infraction=inf, granted=False, grounds="Mantida.")
+        inf.refresh_from_db()
+        world[key] = inf
+
+
+_PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+    b"\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82"
+)

@@ -1,0 +1,208 @@
+"""The HTML journeys: agent, clerk, holder and julgador, the PDFs, immutability, queries."""
+
+import os
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from enforcement import services
+from enforcement.models import Infraction
+from licensing.selectors import active_bar
+from portal import regulation
+from portal.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def _form(plate, code, key="k1", when=None, **extra):
+    pack = regulation.current()
+    when = when or timezone.now()
+    return {"plate": plate, "infraction_code": code, "occurred_at": when.astimezone(pack.tz).strftime("%Y-%m-%dT%H:%M"),
+            "location": "Av. Brasil, 100", "description": "Cobrança acima da tarifa.", "driver_cpf": "",
+            "idempotency_key": key, **extra}
+
+
+def _chain_html(web, pack, grant, code, agent, clerk, judge, applicant, appeal=True):
+    today = pack.today()
+    r = web(agent).post(reverse("enforcement:new"), _form(grant.vehicle.plate, code,
+                                                          when=timezone.now() - timedelta(days=1)))
+    assert r.status_code == 302, r.content.decode()[:2000]
+    inf = Infraction.objects.get()
+    r = web(clerk).post(reverse("enforcement:notify", args=[inf.pk]), {"acknowledged_on": today.isoformat()})
+    assert r.status_code == 302
+    inf.refresh_from_db()
+    if inf.status == "notified":
+        page = web(applicant).get(reverse("enforcement:mine")).content.decode()
+        assert inf.number in page and "faltam 15 dias" in page
+        r = web(applicant).post(reverse("enforcement:defense", args=[inf.pk]), {"text": "Não cometi a infração."})
+        assert r.status_code == 302
+    queue = web(judge).get(reverse("enforcement:queue")).content.decode()
+    assert inf.number in queue
+    page = web(judge).get(reverse("enforcement:judge", args=[inf.pk])).content.decode()
+    assert "Penalidade que a lei impõe" in page
+    r = web(judge).post(reverse("enforcement:judge", args=[inf.pk]), {"upheld": "1", "grounds": "Provas do agente."})
+    assert r.status_code == 302
+    if appeal:
+        r = web(applicant).post(reverse("enforcement:appeal", args=[inf.pk]), {"text": "Peço reconsideração."})
+        assert r.status_code == 302
+        r = web(judge).post(reverse("enforcement:appeal-judge", args=[inf.pk]), {"granted": "0", "grounds": "Mantida."})
+        assert r.status_code == 302
+    inf.refresh_from_db()
+    return inf
+
+
+def test_full_chain_alegre_html(web, alegre, grant, agent, clerk, judge, applicant):
+    inf = _chain_html(web, alegre, grant, "19-I", agent, clerk, judge, applicant)
+    assert inf.status == "final" and inf.fine.amount == 150
+    page = web(applicant).get(reverse("enforcement:detail", args=[inf.pk])).content.decode()
+    assert "R$ 150,00" in page and "DAM nº" in page
+    r = web(clerk).post(reverse("enforcement:fine-paid", args=[inf.pk]), {"paid_on": alegre.today().isoformat()})
+    assert r.status_code == 302
+    inf.fine.refresh_from_db()
+    assert inf.fine.paid
+
+
+def test_full_chain_itagiba_html_cassation_bars(web, itagiba, grant, agent, clerk, judge, applicant):
+    inf = _chain_html(web, itagiba, grant, "19-VII", agent, clerk, judge, applicant, appeal=False)
+    assert inf.status == "upheld"
+    services.close_appeal_windows(itagiba.today() + timedelta(days=31))
+    grant.refresh_from_db()
+    assert grant.status == "cassada" and active_bar(applicant.cpf, itagiba.today()) is not None
+    page = web(judge).get(reverse("enforcement:publication")).content.decode()
+    assert inf.number in page and "Cassação" in page
+
+
+def test_full_chain_arapora_html(web, arapora, grant, agent, clerk, judge, applicant):
+    inf = _chain_html(web, arapora, grant, "23-I", agent, clerk, judge, applicant)
+    assert inf.status == "final" and str(inf.fine.amount) == "20.00"
+
+
+def test_agent_double_submit_of_the_form_creates_one_auto(web, alegre, grant, agent):
+    client = web(agent)
+    data = _form(grant.vehicle.plate, "19-I", key="same-key")
+    first = client.post(reverse("enforcement:new"), data)
+    second = client.post(reverse("enforcement:new"), data)
+    assert first.status_code == second.status_code == 302 and first["Location"] == second["Location"]
+    assert Infraction.objects.count() == 1
+
+
+def test_auto_form_keeps_values_and_names_fields_on_error(web, alegre, agent):
+    r = web(agent).post(reverse("enforcement:new"), _form("1", "19-I", location=""))
+    body = r.content.decode()
+    assert r.status_code == 400 and "error-summary" in body and 'value="1"' in body
+
+
+def test_auto_form_defaults_to_now_and_has_a_hidden_key(web, alegre, agent):
+    body = web(agent).get(reverse("enforcement:new")).content.decode()
+    assert 'type="datetime-local"' in body and 'name="idempotency_key"' in body and 'type="hidden"' in body
+    assert timezone.now().astimezone(alegre.tz).strftime("%Y-%m-%dT") in body
+
+
+def test_plate_lookup_shows_verdict(web, itagiba, grant, agent):
+    body = web(agent).get(reverse("enforcement:lookup"), {"plate": grant.vehicle.plate}).content.decode()
+    assert "AUTORIZADO" in body and grant.number in body
+    body = web(agent).get(reverse("enforcement:lookup"), {"plate": "QQQ1Q11"}).content.decode()
+    assert "IRREGULAR" in body and "sem autorização" in body
+
+
+def test_late_defense_through_html_says_the_article(web, alegre, grant, agent, clerk, applicant):
+    inf, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
+                                       occurred_at=timezone.now() - timedelta(days=30), location="x", description="y")
+    services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=alegre.today() - timedelta(days=16))
+    r = web(applicant).post(reverse("enforcement:defense", args=[inf.pk]), {"text": "Tarde"})
+    assert r.status_code == 409 and "art. 18, §4" in r.content.decode()
+
+
+def test_admin_cannot_change_or_delete_an_auto(web, alegre, grant, agent, admin_user):
+    inf, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
+                                       occurred_at=timezone.now(), location="x", description="y")
+    client = web(admin_user)
+    change = reverse("admin:enforcement_infraction_change", args=[inf.pk])
+    assert client.get(change).status_code == 200  # view only
+    r = client.post(change, {"location": "outro", "status": "cancelled"})
+    assert r.status_code == 403
+    assert client.post(reverse("admin:enforcement_infraction_delete", args=[inf.pk]), {"post": "yes"}).status_code == 403
+    assert client.get(reverse("admin:enforcement_infraction_add")).status_code == 403
+    inf.refresh_from_db()
+    assert inf.location == "x" and inf.status == "issued"
+
+
+def test_audit_log_shows_every_step(alegre, grant, agent, clerk, judge, applicant):
+    inf, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
+                                       occurred_at=timezone.now(), location="x", description="y")
+    services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=alegre.today())
+    services.defense_file(actor=applicant, infraction=inf, text="d")
+    services.infraction_judge(actor=judge, infraction=inf, upheld=True, grounds="g")
+    services.appeal_file(actor=applicant, infraction=inf, text="a")
+    services.appeal_judge(actor=judge, infraction=inf, granted=False, grounds="n")
+    entries = list(AuditEntry.objects.filter(object_type="enforcement.infraction", object_id=str(inf.pk))
+                   .order_by("at", "id").values_list("action", "from_state", "to_state", "actor_label"))
+    assert [e[0] for e in entries] == [
+        "infraction_issued", "infraction_notified", "infraction_defense_filed", "infraction_upheld",
+        "infraction_appealed", "appeal_judged", "infraction_final", "infraction_effects"]
+    assert entries[1][1:] == ("issued", "notified", clerk.username)
+    assert AuditEntry.objects.filter(action="fine_issued").exists()
+
+
+@pytest.mark.parametrize("url_name,who", [("enforcement:mine", "requerente"), ("enforcement:list", "atendente"),
+                                          ("enforcement:queue", "julgador"), ("enforcement:notice-queue", "atendente")])
+def test_html_lists_use_constant_queries(web, alegre, personas, grant, url_name, who):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    pack = regulation.current()
+    client = web(personas[who])
+    counts = []
+    for rows in (1, 30):
+        for _n in range(rows - Infraction.objects.count()):
+            Infraction.objects.create(number=f"{Infraction.objects.count() + 1:03d}/2026", plate=grant.vehicle.plate,
+                                      holder=grant.holder, authorization=grant, agent=personas["agente"],
+                                      infraction_code="19-I", occurred_at=timezone.now(), occurred_on=pack.today(),
+                                      location="x", description="y",
+                                      status="issued" if url_name == "enforcement:notice-queue" else "awaiting_judgement")
+        client.get(reverse(url_name))
+        with CaptureQueriesContext(connection) as ctx:
+            body = client.get(reverse(url_name)).content.decode()
+        assert body.count("/2026</a>") == rows
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1], counts
+
+
+@pytest.mark.parametrize("doc", ["auto", "notice", "decision", "dam"])
+def test_pdfs_render(web, any_pack, applicant, agent, clerk, judge, doc):
+    from tests.factories import VehicleFactory, issue_authorization
+
+    pack = regulation.current()
+    grant, _ = issue_authorization(holder=applicant, vehicle=VehicleFactory(owner=applicant),
+                                   valid_from=pack.today() - timedelta(days=100))
+    code = {"alegre": "19-I", "itagiba": "19-VII", "arapora": "23-IX"}[pack.slug]
+    inf, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code=code,
+                                       occurred_at=timezone.now() - timedelta(days=2), location="Praça da Matriz",
+                                       description="Cobrança acima da tarifa, constatada com o passageiro.",
+                                       driver_cpf=applicant.cpf, alvara_retained=True)
+    services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=pack.today() - timedelta(days=1))
+    services.infraction_judge(actor=judge, infraction=inf, upheld=True, grounds="Comprovada a infração pelo relato do agente.")
+    services.appeal_file(actor=applicant, infraction=inf, text="Recurso.")
+    services.appeal_judge(actor=judge, infraction=inf, granted=False, grounds="Mantida a decisão.")
+    r = web(applicant).get(reverse("enforcement:pdf", args=[inf.pk, doc]))
+    assert r.status_code == 200 and r["Content-Type"] == "application/pdf" and r.content.startswith(b"%PDF")
+    dump = os.environ.get("ENFORCEMENT_PDF_DUMP")
+    if dump:
+        with open(os.path.join(dump, f"{pack.slug}-{doc}.pdf"), "wb") as fh:
+            fh.write(r.content)
+
+
+def test_judge_page_shows_the_recidivism_with_the_earlier_autos(web, alegre, grant, agent, clerk, judge):
+    day = timezone.now() - timedelta(days=20)
+    first, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
+                                         occurred_at=day, location="x", description="y")
+    services.infraction_notify(actor=clerk, infraction=first, acknowledged_on=alegre.today() - timedelta(days=19))
+    services.infraction_judge(actor=judge, infraction=first, upheld=True, grounds="g")
+    second, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-II",
+                                          occurred_at=day + timedelta(days=10), location="x", description="y")
+    services.infraction_notify(actor=clerk, infraction=second, acknowledged_on=alegre.today())
+    body = web(judge).get(reverse("enforcement:judge", args=[second.pk])).content.decode()
+    assert "Reincidência" in body and f"auto nº {first.number}" in body and "10 dias antes" in body
+    assert "R$ 300,00" in body and "art. 23" in body and "art. 19, II" in body
