@@ -351,7 +351,7 @@ def table_rows(structure: str, components: dict) -> list[tuple[str, str]]:
         rows, previous = [], Decimal(0)
         for band in sorted(c["bands"], key=lambda b: dec(b["up_to_km"])):
             up_to = dec(band["up_to_km"])
-            label = f"Até {br_km(up_to)} km" if previous == 0 else f"De {br_km(previous)} a {br_km(up_to)} km"
+            label = f"Até {br_km(up_to)} km" if previous == 0 else f"Mais de {br_km(previous)} até {br_km(up_to)} km"
             rows.append((f"{label} (tarifa máxima)", brl(dec(band["max_fare"]))))
             previous = up_to
         return rows

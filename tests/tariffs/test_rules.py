@@ -156,6 +156,6 @@ def test_component_errors_name_the_problem():
 def test_table_rows_for_every_structure():
     assert rules.table_rows("base_plus_km", ALEGRE)[0] == ("Tarifa básica (TB)", "R$ 14,99")
     assert "domingos" in rules.table_rows("flags", ITAGIBA)[2][0]
-    assert rules.table_rows("max_fare_bands", BANDS)[1] == ("De 3 a 6 km (tarifa máxima)", "R$ 9,00")
+    assert rules.table_rows("max_fare_bands", BANDS)[1] == ("Mais de 3 até 6 km (tarifa máxima)", "R$ 9,00")
     assert rules.table_rows("units", ARAPORA)[1][1] == "R$ 6,00"
     assert rules.table_rows("zones", BUS)[-1][1] == "paga 50 % da passagem"
