@@ -37,13 +37,46 @@ def pack_tables(pack: Pack) -> list[TariffTable]:
     return out
 
 
-def all_tables(pack: Pack) -> list[TariffTable]:
+def _fingerprint_key(municipality_id: int) -> str:
+    return f"tariffs:fingerprint:{municipality_id}"
+
+
+def tables_fingerprint(pack: Pack) -> str:
+    """Changes whenever a table is stored (tables are append-only).
+
+    One cheap query, remembered 5 seconds (like the pack itself); publishing forgets it.
+    """
+    from django.core.cache import cache
+    from django.db.models import Count, Max
+
+    key = _fingerprint_key(pack.municipality_id)
+    found = cache.get(key)
+    if found is None:
+        agg = TariffTable.objects.filter(municipality_id=pack.municipality_id).aggregate(n=Count("id"), last=Max("id"))
+        found = f"{agg['n']}:{agg['last']}"
+        cache.set(key, found, 5)
+    return found
+
+
+def forget_fingerprint(municipality_id: int) -> None:
+    from django.core.cache import cache
+
+    cache.delete(_fingerprint_key(municipality_id))
+
+
+def all_tables(pack: Pack, fingerprint: str | None = None) -> list[TariffTable]:
     """Every table of the municipality (history), newest first within each modality.
 
     Before the pack's tables are stored (``load_regulation`` stores them), the pack's own
     tables are used, so that the calculator answers from the first moment.
     """
-    stored = list(TariffTable.objects.filter(municipality_id=pack.municipality_id).select_related("created_by"))
+    from django.core.cache import cache
+
+    key = f"tariffs:tables:{pack.municipality_id}:{pack.version}:{fingerprint or tables_fingerprint(pack)}"
+    stored = cache.get(key)
+    if stored is None:
+        stored = list(TariffTable.objects.filter(municipality_id=pack.municipality_id))
+        cache.set(key, stored, 60)
     stored_modalities = {t.modality for t in stored}
     tables = stored + [t for t in pack_tables(pack) if t.modality not in stored_modalities]
     return sorted(tables, key=lambda t: (t.modality, -t.effective_from.toordinal(), -(t.pk or 0)))

@@ -13,7 +13,7 @@ from portal.exceptions import RuleViolation, RuleViolations
 from portal.roles import Role, has_role
 from tariffs import rules
 from tariffs.models import TariffSource, TariffTable
-from tariffs.selectors import pack_tables
+from tariffs.selectors import forget_fingerprint, pack_tables
 
 PUBLISHER_ROLES = (Role.ADMIN, Role.JUDGE)
 
@@ -33,7 +33,14 @@ def tariff_seed_from_pack(*, pack: regulation.Pack, actor=None) -> int:
                   reason=f"Tabela inicial do pacote: {table.decree}",
                   data={"modality": table.modality, "effective_from": table.effective_from.isoformat()})
         created += 1
+    if created:
+        _forget(pack.municipality_id)
     return created
+
+
+def _forget(municipality_id: int) -> None:
+    forget_fingerprint(municipality_id)
+    transaction.on_commit(lambda: forget_fingerprint(municipality_id))
 
 
 def on_pack_loaded(result) -> None:
@@ -114,6 +121,7 @@ def tariff_publish(
         is_example=is_example, source=TariffSource.PUBLISHED, created_by=actor,
     )
     table.save(force_insert=True)
+    _forget(pack.municipality_id)
     audit_log(actor=actor, obj=table, action="tariff_published", to_state="published", reason=decree,
               data={"modality": modality, "effective_from": effective_from.isoformat(),
                     "published_on": published_on.isoformat(), "structure": structure, "components": components})

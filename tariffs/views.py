@@ -11,7 +11,7 @@ from django.views import View
 from portal import regulation
 from portal.exceptions import RuleViolation, RuleViolations
 from portal.pdf import qr_svg_data_uri, render_pdf
-from portal.public.http import public_cache
+from portal.public.http import cached_page, public_cache
 from portal.views import RoleRequiredMixin
 from tariffs import rules, selectors
 from tariffs.forms import QuoteForm, TariffPublishForm
@@ -48,7 +48,13 @@ class CalculatorView(View):
 
     def get(self, request):
         pack = regulation.current()
-        tables = selectors.all_tables(pack)
+        fingerprint = selectors.tables_fingerprint(pack)
+        vary = f"{pack.municipality_id}|{pack.version}|{fingerprint}|{pack.today()}"
+        response = cached_page(request, lambda: self.render_page(request, pack, fingerprint), timeout=300, vary=vary)
+        return public_cache(request, response, 300)
+
+    def render_page(self, request, pack, fingerprint: str):
+        tables = selectors.all_tables(pack, fingerprint)
         modalities = selectors.modalities_with_tables(tables)
         bound = any(name in request.GET for name in QUOTE_FIELDS)
         form = QuoteForm(request.GET if bound else None, modalities=modalities, km_optional_for=("bus",),
@@ -74,8 +80,7 @@ class CalculatorView(View):
             "today": today,
             "crumbs": [("Tarifas", None)],
         }
-        response = render(request, "tariffs/calculator.html", ctx, status=status)
-        return public_cache(request, response, 300)
+        return render(request, "tariffs/calculator.html", ctx, status=status)
 
 
 class TariffTablePdfView(View):

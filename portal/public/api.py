@@ -86,11 +86,13 @@ class OpenAuthorizationsView(APIView):
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request):
-        qs = selectors.current_grants(request.query_params.get("q", "")[:60], request.query_params.get("modality", ""))
+        q, modality = request.query_params.get("q", "")[:60], request.query_params.get("modality", "")
         if getattr(request.accepted_renderer, "format", "") == "csv":
+            qs = selectors.current_grants(q, modality)
             response = Response([selectors.open_data_row(a) for a in qs.iterator(chunk_size=2000)])
             response["Content-Disposition"] = 'attachment; filename="outorgas-vigentes.csv"'
             return api_cache(response, 300)
         paginator = OpenDataPagination()
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return api_cache(paginator.get_paginated_response([selectors.open_data_row(a) for a in page]), 300)
+        ids = paginator.paginate_queryset(selectors.current_grant_ids(q, modality), request, view=self)
+        rows = [selectors.open_data_row(a) for a in selectors.grants_by_ids(list(ids))]
+        return api_cache(paginator.get_paginated_response(rows), 300)

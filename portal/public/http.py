@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 
 from django.conf import settings
@@ -41,11 +42,38 @@ def throttled(request, scope: str) -> bool:
     limit, window = _rate(scope)
     bucket = int(time.time() // window)
     key = f"html-throttle:{scope}:{client_ip(request)}:{bucket}"
-    if cache.add(key, 1, window + 1):
-        return False
     try:
-        count = cache.incr(key)
+        count = cache.incr(key)  # one round trip once the window has started
     except ValueError:
-        cache.set(key, 1, window + 1)
-        return False
+        if cache.add(key, 1, window + 1):
+            return False
+        count = cache.incr(key)
     return count > limit
+
+
+def _anonymous(request) -> bool:
+    """No session nor message cookie: the page cannot depend on who asks."""
+    cookies = request.COOKIES
+    return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
+
+
+def cached_page(request, build, *, timeout: int, vary: str = ""):
+    """Serve a public page from the cache for anonymous visitors (same URL, same data generation).
+
+    Pages for signed-in people (their name is in the header) are always rendered.
+    """
+    from django.http import HttpResponse
+
+    if request.method != "GET" or not _anonymous(request):
+        return build()
+    raw = f"{request.get_full_path()}|{vary}"
+    key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
+    hit = cache.get(key)
+    if hit is not None:
+        status, content, content_type = hit
+        return HttpResponse(content, status=status, content_type=content_type)
+    response = build()
+    if response.status_code in (200, 404) and not response.streaming:
+        cache.set(key, (response.status_code, response.content, response["Content-Type"]), timeout)
+    return response
+

@@ -28,16 +28,8 @@ def public_name(user) -> str:
     return user.name or user.get_full_name() or "(nome não informado)"
 
 
-def current_grants(q: str = "", modality: str = "") -> QuerySet[Authorization]:
-    qs = (
-        Authorization.objects.filter(status__in=CURRENT_STATUSES)
-        .select_related("holder", "vehicle")
-        .only(
-            "id", "number", "act_name", "modality", "status", "valid_from", "valid_until", "issued_at",
-            "holder__name", "holder__first_name", "holder__last_name", "vehicle__plate",
-        )
-        .order_by("-issued_at", "-id")
-    )
+def _current_filter(q: str = "", modality: str = "") -> QuerySet[Authorization]:
+    qs = Authorization.objects.filter(status__in=CURRENT_STATUSES)
     if modality:
         qs = qs.filter(modality=modality)
     q = (q or "").strip()
@@ -48,6 +40,63 @@ def current_grants(q: str = "", modality: str = "") -> QuerySet[Authorization]:
             cond |= Q(vehicle__plate__icontains=plate)
         qs = qs.filter(cond)
     return qs
+
+
+def _with_details(qs: QuerySet[Authorization]) -> QuerySet[Authorization]:
+    return qs.select_related("holder", "vehicle").only(
+        "id", "number", "act_name", "modality", "status", "valid_from", "valid_until", "issued_at",
+        "holder__name", "holder__first_name", "holder__last_name", "vehicle__plate",
+    )
+
+
+def current_grants(q: str = "", modality: str = "") -> QuerySet[Authorization]:
+    """Current grants (active or suspended), newest first, with holder and vehicle."""
+    return _with_details(_current_filter(q, modality)).order_by("-id")
+
+
+def current_grant_ids(q: str = "", modality: str = "") -> QuerySet:
+    """Only the ids, for paginating without joining every row skipped by the offset."""
+    return _current_filter(q, modality).order_by("-id").values_list("id", flat=True)
+
+
+def grants_by_ids(ids: list[int]) -> list[Authorization]:
+    """The rows of one page (one query), in the order of ``ids``."""
+    found = {a.pk: a for a in _with_details(Authorization.objects.filter(pk__in=ids))}
+    return [found[i] for i in ids if i in found]
+
+
+def grants_fingerprint() -> str:
+    """Changes when a grant is issued or changes status (every change writes an audit entry).
+
+    One query over two primary-key indexes: the newest grant and the newest audit entry.
+    """
+    from django.db.models import Subquery
+
+    from portal.models import AuditEntry
+
+    row = (
+        Authorization.objects.order_by()
+        .annotate(last_audit=Subquery(AuditEntry.objects.order_by("-id").values("id")[:1]))
+        .order_by("-id").values_list("id", "last_audit").first()
+    )
+    if row is None:
+        return f"none:{AuditEntry.objects.order_by('-id').values_list('id', flat=True).first()}"
+    return f"{row[0]}:{row[1]}"
+
+
+def document_fingerprint(doc) -> str:
+    """What the verification page shows of a loaded document (no query)."""
+    if doc is None:
+        return "none"
+    if isinstance(doc, Authorization):
+        parts = (doc.pk, doc.status, doc.valid_until, doc.suspended_until, doc.status_changed_at,
+                 public_name(doc.holder), doc.vehicle.plate if doc.vehicle_id else "")
+    else:
+        auth = doc.authorization
+        vehicle = doc.vehicle or auth.vehicle
+        parts = (doc.pk, "alvara", doc.status, doc.valid_until, public_name(doc.person), auth.status, auth.valid_until,
+                 auth.status_changed_at, public_name(auth.holder), vehicle.plate if vehicle else "")
+    return repr(parts)
 
 
 def open_data_row(auth: Authorization) -> dict:

@@ -9,9 +9,13 @@ from django.views import View
 
 from portal import regulation
 from portal.public import charts, selectors
-from portal.public.http import public_cache, throttled
+from portal.public.http import cached_page, public_cache, throttled
 
 MONTH_ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
+
+
+def _vary(pack) -> str:
+    return f"{pack.municipality_id}|{pack.version}|{pack.today()}"
 
 
 def _too_many(request):
@@ -26,12 +30,15 @@ class VerifySearchView(View):
     def get(self, request):
         pack = regulation.current()
         q = (request.GET.get("q") or "").strip()
-        results, error = [], ""
-        status = 200
-        if "q" in request.GET:
-            if throttled(request, "verify"):
-                return _too_many(request)
-            if not q:
+        if "q" in request.GET and throttled(request, "verify"):
+            return _too_many(request)
+
+        def build():
+            results, error = [], ""
+            status = 200
+            if "q" not in request.GET:
+                pass
+            elif not q:
                 error = "Digite o código de verificação, o número do documento ou a placa."
                 status = 400
             elif len(q) > 20:
@@ -41,9 +48,14 @@ class VerifySearchView(View):
                 results = [selectors.verification_of(doc, pack) for doc in selectors.search_documents(q)]
                 if not results:
                     status = 404
-        response = render(request, "public/verify.html", {"q": q, "results": results, "searched": "q" in request.GET,
+            return render(request, "public/verify.html", {"q": q, "results": results, "searched": "q" in request.GET,
                                                           "error": error}, status=status)
-        return public_cache(request, response, 60)
+
+        if "q" not in request.GET:
+            response = cached_page(request, build, timeout=300, vary=_vary(pack))
+        else:
+            response = build()
+        return public_cache(request, response, 30)
 
 
 class VerifyCodeView(View):
@@ -54,11 +66,16 @@ class VerifyCodeView(View):
             return _too_many(request)
         pack = regulation.current()
         doc = selectors.document_by_code(code)
-        result = selectors.verification_of(doc, pack) if doc is not None else None
-        response = render(request, "public/verify.html", {"q": code, "results": [result] if result else [],
+
+        def build():
+            result = selectors.verification_of(doc, pack) if doc is not None else None
+            return render(request, "public/verify.html", {"q": code, "results": [result] if result else [],
                                                           "searched": True, "direct": True},
                           status=200 if result else 404)
-        return public_cache(request, response, 60)
+
+        vary = f"{_vary(pack)}|{selectors.document_fingerprint(doc)}"
+        response = cached_page(request, build, timeout=300, vary=vary)
+        return public_cache(request, response, 30)
 
 
 class TransparencyView(View):
@@ -66,15 +83,21 @@ class TransparencyView(View):
 
     def get(self, request):
         pack = regulation.current()
+        vary = f"{_vary(pack)}|{selectors.grants_fingerprint()}"
+        response = cached_page(request, lambda: self.build(request, pack), timeout=300, vary=vary)
+        return public_cache(request, response, 60)
+
+    def build(self, request, pack):
         q = (request.GET.get("q") or "").strip()[:60]
         modality = request.GET.get("modality") or ""
         if modality not in pack.modalities:
             modality = ""
-        page_obj = Paginator(selectors.current_grants(q, modality), 50).get_page(request.GET.get("page"))
+        page_obj = Paginator(selectors.current_grant_ids(q, modality), 50).get_page(request.GET.get("page"))
+        grants = selectors.grants_by_ids(list(page_obj.object_list))
         rows = [
             {**selectors.open_data_row(a), "modality_label": pack.modality_label(a.modality),
              "status_label": selectors.STATUS_LABELS.get(a.status, a.status), "valid_until_date": a.valid_until}
-            for a in page_obj.object_list
+            for a in grants
         ]
         filters = {k: v for k, v in (("q", q), ("modality", modality)) if v}
         ctx = {
@@ -82,7 +105,7 @@ class TransparencyView(View):
             "modalities": [(m, pack.modality_label(m)) for m in pack.modalities],
             "querystring": urlencode(filters), "total": page_obj.paginator.count,
         }
-        return public_cache(request, render(request, "public/transparency.html", ctx), 300)
+        return render(request, "public/transparency.html", ctx)
 
 
 class QuotasView(View):
@@ -90,7 +113,11 @@ class QuotasView(View):
 
     def get(self, request):
         pack = regulation.current()
-        return public_cache(request, render(request, "public/quotas.html", {"quotas": selectors.quotas(pack)}), 300)
+        response = cached_page(
+            request, lambda: render(request, "public/quotas.html", {"quotas": selectors.quotas(pack)}),
+            timeout=300, vary=f"{_vary(pack)}|{selectors.grants_fingerprint()}",
+        )
+        return public_cache(request, response, 60)
 
 
 class StandsView(View):
@@ -109,6 +136,11 @@ class StatisticsView(View):
 
     def get(self, request):
         pack = regulation.current()
+        vary = f"{_vary(pack)}|{selectors.grants_fingerprint()}"
+        response = cached_page(request, lambda: self.build(request, pack), timeout=300, vary=vary)
+        return public_cache(request, response, 300)
+
+    def build(self, request, pack):
         months, series = selectors.grants_by_modality_and_month(pack)
         labels = [f"{MONTH_ABBR[m.month - 1]}/{m.year % 100:02d}" for m in months]
         named = {pack.modality_label(m): values for m, values in series.items()}
@@ -128,4 +160,4 @@ class StatisticsView(View):
                             for i in range(len(statuses))],
             "averages": [(pack.modality_label(m), averages.get(m)) for m in pack.modalities],
         }
-        return public_cache(request, render(request, "public/statistics.html", ctx), 600)
+        return render(request, "public/statistics.html", ctx)

@@ -220,5 +220,15 @@ def test_fare_endpoints_use_a_constant_number_of_queries(alegre_db, client, djan
     client.get(QUOTE, {"modality": "taxi", "km": "1"})  # warm the pack cache
     with django_assert_max_num_queries(1):
         assert client.get(QUOTE, {"modality": "taxi", "km": "10"}).status_code == 200
-    with django_assert_max_num_queries(1):
+    with django_assert_max_num_queries(2):
         assert client.get("/tarifas/", {"modality": "taxi", "km": "10"}).status_code == 200
+    with django_assert_max_num_queries(0):  # served from the cache
+        assert client.get("/tarifas/", {"modality": "taxi", "km": "10"}).status_code == 200
+
+
+def test_calculator_page_follows_a_new_table(alegre_db, admin_user, client):
+    day = (alegre_db.today() + timedelta(days=2)).isoformat()
+    params = {"modality": "taxi", "km": "10", "date": day, "time": "10:00"}
+    assert "R$ 30,99" in client.get("/tarifas/", params).content.decode()
+    _publish(admin_user, alegre_db)
+    assert "R$ 36,00" in client.get("/tarifas/", params).content.decode()
