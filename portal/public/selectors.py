@@ -21,6 +21,12 @@ STATUS_LABELS = {
 }
 
 
+def modalities(pack: Pack) -> list[str]:
+    """The pack's modalities, táxi first."""
+    order = ("taxi", "mototaxi")
+    return sorted(pack.modalities, key=lambda m: (order.index(m) if m in order else len(order), m))
+
+
 def public_name(user) -> str:
     """The person's name, never their CPF (a requerente's username is the CPF)."""
     if user is None:
@@ -223,7 +229,7 @@ def search_documents(q: str) -> list:
 # --- quotas -------------------------------------------------------------------------------
 def quotas(pack: Pack) -> list[dict]:
     out = []
-    for modality in pack.modalities:
+    for modality in modalities(pack):
         per_slot = pack.param("quota.inhabitants_per_slot", modality)
         fixed = pack.param("quota.fixed_slots", modality)
         chosen = None
@@ -276,7 +282,7 @@ def grants_by_modality_and_month(pack: Pack, months: int = 12) -> tuple[list[dat
         .annotate(n=Count("id"))
         .order_by()
     )
-    series: dict[str, list[int]] = {m: [0] * months for m in pack.modalities}
+    series: dict[str, list[int]] = {m: [0] * months for m in modalities(pack)}
     index = {m: i for i, m in enumerate(month_list)}
     for row in rows:
         month = row["month"]
@@ -287,7 +293,7 @@ def grants_by_modality_and_month(pack: Pack, months: int = 12) -> tuple[list[dat
 
 
 def grants_by_status(pack: Pack) -> dict[str, dict[str, int]]:
-    out: dict[str, dict[str, int]] = {m: {} for m in pack.modalities}
+    out: dict[str, dict[str, int]] = {m: {} for m in modalities(pack)}
     for row in Authorization.objects.values("modality", "status").annotate(n=Count("id")).order_by():
         out.setdefault(row["modality"], {})[row["status"]] = row["n"]
     return out
@@ -296,7 +302,7 @@ def grants_by_status(pack: Pack) -> dict[str, dict[str, int]]:
 def average_days_since_issue(pack: Pack) -> dict[str, float | None]:
     """Average age in days of the current grants, per modality (from the issue date)."""
     today = pack.today()
-    totals: dict[str, list[int]] = {m: [0, 0] for m in pack.modalities}
+    totals: dict[str, list[int]] = {m: [0, 0] for m in modalities(pack)}
     for modality, issued_at in Authorization.objects.filter(status__in=CURRENT_STATUSES).values_list(
         "modality", "issued_at"
     ).iterator():

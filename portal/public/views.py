@@ -102,7 +102,7 @@ class TransparencyView(View):
         filters = {k: v for k, v in (("q", q), ("modality", modality)) if v}
         ctx = {
             "page_obj": page_obj, "rows": rows, "q": q, "modality": modality,
-            "modalities": [(m, pack.modality_label(m)) for m in pack.modalities],
+            "modalities": [(m, pack.modality_label(m)) for m in selectors.modalities(pack)],
             "querystring": urlencode(filters), "total": page_obj.paginator.count,
         }
         return render(request, "public/transparency.html", ctx)
@@ -147,7 +147,7 @@ class StatisticsView(View):
         by_status = selectors.grants_by_status(pack)
         statuses = ["active", "suspended", "expired", "cassada", "renounced", "cancelled"]
         status_series = {pack.modality_label(m): [by_status.get(m, {}).get(s, 0) for s in statuses]
-                         for m in pack.modalities}
+                         for m in selectors.modalities(pack)}
         status_labels = [selectors.STATUS_LABELS[s] for s in statuses]
         averages = selectors.average_days_since_issue(pack)
         ctx = {
@@ -158,6 +158,6 @@ class StatisticsView(View):
                                              series=status_series),
             "status_rows": [(status_labels[i], [status_series[n][i] for n in status_series])
                             for i in range(len(statuses))],
-            "averages": [(pack.modality_label(m), averages.get(m)) for m in pack.modalities],
+            "averages": [(pack.modality_label(m), averages.get(m)) for m in selectors.modalities(pack)],
         }
         return render(request, "public/statistics.html", ctx)

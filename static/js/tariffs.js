@@ -129,6 +129,9 @@
             }
           } else if (result[1] && result[1].errors) {
             showErrors(form, result[1].errors);
+            region.textContent = "";
+            region.appendChild(el("h2", { id: "result-title", "class": "h4" }, "Valor da corrida"));
+            region.appendChild(el("p", { "class": "text-muted" }, "Corrija o campo destacado para ver o valor."));
           }
         })
         .catch(function () { /* the Calcular button still works */ });

@@ -232,3 +232,20 @@ def test_calculator_page_follows_a_new_table(alegre_db, admin_user, client):
     assert "R$ 30,99" in client.get("/tarifas/", params).content.decode()
     _publish(admin_user, alegre_db)
     assert "R$ 36,00" in client.get("/tarifas/", params).content.decode()
+
+
+def test_quote_accepts_an_offset_whose_plus_became_a_space(alegre_db, client):
+    r = client.get(QUOTE + "?modality=taxi&km=10&at=2026-11-29T22:30:00+00:00")
+    assert r.status_code == 200 and r.json()["at"].startswith("2026-11-29T19:30:00")
+
+
+def test_calculator_answers_before_the_tables_are_stored(alegre, client):
+    """A pack loaded without the command's hooks still quotes from the pack's own tables."""
+    assert TariffTable.objects.count() == 0
+    assert client.get(QUOTE, {"modality": "taxi", "km": "10"}).json()["total"] == "30.99"
+
+
+def test_publishing_stores_the_pack_tables_first(alegre, admin_user):
+    _publish(admin_user, alegre)
+    assert set(TariffTable.objects.values_list("modality", "source")) == {
+        ("taxi", "pack"), ("bus", "pack"), ("taxi", "published")}
