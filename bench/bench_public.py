@@ -11,7 +11,7 @@ Bounded: about 80 seconds in all, never more than HARD_LIMIT.
 
 Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/portal_bench_public;
 the database is dropped and recreated), BENCH_SECONDS (per slice, default 2.5), BENCH_ROUNDS (3), BENCH_CLIENTS (50),
-BENCH_WORKERS (gunicorn workers, default 2 × CPUs).
+BENCH_WORKERS (gunicorn workers, default 2 × CPUs), BENCH_PACK (default: the first pack).
 """
 
 from __future__ import annotations
@@ -192,7 +192,8 @@ def main() -> int:
     env = _env()
     _recreate_database()
     _manage("migrate", "--noinput", env=env)
-    _manage("load_regulation", "alegre", env=env)
+    pack = os.environ.get("BENCH_PACK") or sorted(p.stem for p in (ROOT / "portal" / "packs").glob("*.toml"))[0]
+    _manage("load_regulation", pack, env=env)
     codes_file = ROOT / "var" / "bench_public_codes.txt"
     codes_file.parent.mkdir(exist_ok=True)
     seed = f"N = {GRANTS}\nOUT = {str(codes_file)!r}\n" + SEED
