@@ -1,3 +1,8 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from tariffs import api
+
+urlpatterns = [
+    path("fares/tariffs/", api.TariffsView.as_view(), name="api-fares-tariffs"),
+    path("fares/quote/", api.QuoteView.as_view(), name="api-fares-quote"),
+]

@@ -1,0 +1,1 @@
+"""Public pages (no login): verification, transparency, quotas, stands and statistics."""

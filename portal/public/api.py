@@ -1,0 +1,98 @@
+"""Public API (no login): quotas, verification by code, open data of current grants."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, renderers
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from portal import regulation
+from portal.public import selectors
+from portal.public.http import api_cache
+
+OPEN_DATA_FIELDS = ("number", "modality", "holder_name", "plate", "valid_until", "status", "act", "valid_from")
+
+
+class CSVRenderer(renderers.BaseRenderer):
+    """CSV in UTF-8 with BOM, so that spreadsheets open the accents intact."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        rows = data if isinstance(data, list) else (data or {}).get("results", [])
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=OPEN_DATA_FIELDS, extrasaction="ignore", lineterminator="\r\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(row)
+        return b"\xef\xbb\xbf" + buf.getvalue().encode("utf-8")
+
+
+class QuotasView(APIView):
+    """GET /api/v1/quotas/ — slots per modality: population ÷ inhabitants per slot, or fixed."""
+
+    authentication_classes: list = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request):
+        return api_cache(Response(selectors.quotas(regulation.current())), 300)
+
+
+class VerifyView(APIView):
+    """GET /api/v1/verify/{code}/ — validity of an authorization or alvará (holder name only)."""
+
+    authentication_classes: list = []
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "verify"
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT})
+    def get(self, request, code: str):
+        doc = selectors.document_by_code(code)
+        if doc is None:
+            return api_cache(Response({"valid": False}, status=404), 60)
+        return api_cache(Response(selectors.verification_of(doc, regulation.current()).as_api()), 60)
+
+
+class OpenDataPagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+class OpenAuthorizationsView(APIView):
+    """GET /api/v1/authorizations/ — open data of current grants; ``?format=csv`` for CSV."""
+
+    authentication_classes: list = []
+    permission_classes = [permissions.AllowAny]
+    renderer_classes = [renderers.JSONRenderer, renderers.BrowsableAPIRenderer, CSVRenderer]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"]),
+            OpenApiParameter("q", OpenApiTypes.STR), OpenApiParameter("modality", OpenApiTypes.STR),
+            OpenApiParameter("page", OpenApiTypes.INT),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request):
+        q, modality = request.query_params.get("q", "")[:60], request.query_params.get("modality", "")
+        if getattr(request.accepted_renderer, "format", "") == "csv":
+            qs = selectors.current_grants(q, modality)
+            response = Response([selectors.open_data_row(a) for a in qs.iterator(chunk_size=2000)])
+            response["Content-Disposition"] = 'attachment; filename="outorgas-vigentes.csv"'
+            return api_cache(response, 300)
+        paginator = OpenDataPagination()
+        ids = paginator.paginate_queryset(selectors.current_grant_ids(q, modality), request, view=self)
+        rows = [selectors.open_data_row(a) for a in selectors.grants_by_ids(list(ids))]
+        return api_cache(paginator.get_paginated_response(rows), 300)

@@ -1,0 +1,79 @@
+"""Cache headers of public pages and a small per-IP throttle for HTML pages."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.cache import patch_cache_control, patch_vary_headers
+
+
+def public_cache(request, response, max_age: int):
+    """Public pages may be cached by anyone when nobody is signed in (the header shows the user)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        patch_cache_control(response, private=True, no_cache=True)
+    else:
+        patch_cache_control(response, public=True, max_age=max_age)
+    patch_vary_headers(response, ("Cookie",))
+    return response
+
+
+def api_cache(response, max_age: int):
+    patch_cache_control(response, public=True, max_age=max_age)
+    return response
+
+
+def _rate(scope: str) -> tuple[int, int]:
+    rate = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(scope) or "120/min"
+    count, _, period = rate.partition("/")
+    seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
+    return int(count), seconds
+
+
+def client_ip(request) -> str:
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def throttled(request, scope: str) -> bool:
+    """True when this IP exceeded the scope's rate (same rates as the API's ScopedRateThrottle)."""
+    limit, window = _rate(scope)
+    bucket = int(time.time() // window)
+    key = f"html-throttle:{scope}:{client_ip(request)}:{bucket}"
+    try:
+        count = cache.incr(key)  # one round trip once the window has started
+    except ValueError:
+        if cache.add(key, 1, window + 1):
+            return False
+        count = cache.incr(key)
+    return count > limit
+
+
+def _anonymous(request) -> bool:
+    """No session nor message cookie: the page cannot depend on who asks."""
+    cookies = request.COOKIES
+    return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
+
+
+def cached_page(request, build, *, timeout: int, vary: str = ""):
+    """Serve a public page from the cache for anonymous visitors (same URL, same data generation).
+
+    Pages for signed-in people (their name is in the header) are always rendered.
+    """
+    from django.http import HttpResponse
+
+    if request.method != "GET" or not _anonymous(request):
+        return build()
+    raw = f"{request.get_full_path()}|{vary}"
+    key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
+    hit = cache.get(key)
+    if hit is not None:
+        status, content, content_type = hit
+        return HttpResponse(content, status=status, content_type=content_type)
+    response = build()
+    if response.status_code in (200, 404) and not response.streaming:
+        cache.set(key, (response.status_code, response.content, response["Content-Type"]), timeout)
+    return response
+

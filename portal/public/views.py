@@ -1,0 +1,163 @@
+"""Public pages (no login): verification by code/number/plate, transparency, quotas, stands, statistics."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.shortcuts import render
+from django.utils.http import urlencode
+from django.views import View
+
+from portal import regulation
+from portal.public import charts, selectors
+from portal.public.http import cached_page, public_cache, throttled
+
+MONTH_ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
+
+
+def _vary(pack) -> str:
+    return f"{pack.municipality_id}|{pack.version}|{pack.today()}"
+
+
+def _too_many(request):
+    response = render(request, "public/throttled.html", status=429)
+    response["Retry-After"] = "60"
+    return response
+
+
+class VerifySearchView(View):
+    """GET /verificar/?q= — by verification code, authorization/alvará number or plate."""
+
+    def get(self, request):
+        pack = regulation.current()
+        q = (request.GET.get("q") or "").strip()
+        if "q" in request.GET and throttled(request, "verify"):
+            return _too_many(request)
+
+        def build():
+            results, error = [], ""
+            status = 200
+            if "q" not in request.GET:
+                pass
+            elif not q:
+                error = "Digite o código de verificação, o número do documento ou a placa."
+                status = 400
+            elif len(q) > 20:
+                error = "Texto longo demais: digite só o código, o número ou a placa."
+                status = 400
+            else:
+                results = [selectors.verification_of(doc, pack) for doc in selectors.search_documents(q)]
+                if not results:
+                    status = 404
+            return render(request, "public/verify.html", {"q": q, "results": results, "searched": "q" in request.GET,
+                                                          "error": error}, status=status)
+
+        if "q" not in request.GET:
+            response = cached_page(request, build, timeout=300, vary=_vary(pack))
+        else:
+            response = build()
+        return public_cache(request, response, 30)
+
+
+class VerifyCodeView(View):
+    """GET /verificar/<code>/ — opened by the QR code printed on every document."""
+
+    def get(self, request, code: str):
+        if throttled(request, "verify"):
+            return _too_many(request)
+        pack = regulation.current()
+        doc = selectors.document_by_code(code)
+
+        def build():
+            result = selectors.verification_of(doc, pack) if doc is not None else None
+            return render(request, "public/verify.html", {"q": code, "results": [result] if result else [],
+                                                          "searched": True, "direct": True},
+                          status=200 if result else 404)
+
+        vary = f"{_vary(pack)}|{selectors.document_fingerprint(doc)}"
+        response = cached_page(request, build, timeout=300, vary=vary)
+        return public_cache(request, response, 30)
+
+
+class TransparencyView(View):
+    """GET /transparencia/ — current grants, searchable and paginated, with downloads."""
+
+    def get(self, request):
+        pack = regulation.current()
+        vary = f"{_vary(pack)}|{selectors.grants_fingerprint()}"
+        response = cached_page(request, lambda: self.build(request, pack), timeout=300, vary=vary)
+        return public_cache(request, response, 60)
+
+    def build(self, request, pack):
+        q = (request.GET.get("q") or "").strip()[:60]
+        modality = request.GET.get("modality") or ""
+        if modality not in pack.modalities:
+            modality = ""
+        page_obj = Paginator(selectors.current_grant_ids(q, modality), 50).get_page(request.GET.get("page"))
+        grants = selectors.grants_by_ids(list(page_obj.object_list))
+        rows = [
+            {**selectors.open_data_row(a), "modality_label": pack.modality_label(a.modality),
+             "status_label": selectors.STATUS_LABELS.get(a.status, a.status), "valid_until_date": a.valid_until}
+            for a in grants
+        ]
+        filters = {k: v for k, v in (("q", q), ("modality", modality)) if v}
+        ctx = {
+            "page_obj": page_obj, "rows": rows, "q": q, "modality": modality,
+            "modalities": [(m, pack.modality_label(m)) for m in selectors.modalities(pack)],
+            "querystring": urlencode(filters), "total": page_obj.paginator.count,
+        }
+        return render(request, "public/transparency.html", ctx)
+
+
+class QuotasView(View):
+    """GET /transparencia/vagas/ — the quota per modality (population ÷ inhabitants per slot)."""
+
+    def get(self, request):
+        pack = regulation.current()
+        response = cached_page(
+            request, lambda: render(request, "public/quotas.html", {"quotas": selectors.quotas(pack)}),
+            timeout=300, vary=f"{_vary(pack)}|{selectors.grants_fingerprint()}",
+        )
+        return public_cache(request, response, 60)
+
+
+class StandsView(View):
+    """GET /transparencia/pontos/ — taxi stands of the pack."""
+
+    def get(self, request):
+        pack = regulation.current()
+        stands = pack.stands
+        ctx = {"stands": stands, "total_capacity": sum(int(s.get("capacity") or 0) for s in stands),
+               "any_example": any(s.get("example") for s in stands)}
+        return public_cache(request, render(request, "public/stands.html", ctx), 3600)
+
+
+class StatisticsView(View):
+    """GET /transparencia/estatisticas/ — charts drawn on the server, numbers in tables."""
+
+    def get(self, request):
+        pack = regulation.current()
+        vary = f"{_vary(pack)}|{selectors.grants_fingerprint()}"
+        response = cached_page(request, lambda: self.build(request, pack), timeout=300, vary=vary)
+        return public_cache(request, response, 300)
+
+    def build(self, request, pack):
+        months, series = selectors.grants_by_modality_and_month(pack)
+        labels = [f"{MONTH_ABBR[m.month - 1]}/{m.year % 100:02d}" for m in months]
+        named = {pack.modality_label(m): values for m, values in series.items()}
+        by_status = selectors.grants_by_status(pack)
+        statuses = ["active", "suspended", "expired", "cassada", "renounced", "cancelled"]
+        status_series = {pack.modality_label(m): [by_status.get(m, {}).get(s, 0) for s in statuses]
+                         for m in selectors.modalities(pack)}
+        status_labels = [selectors.STATUS_LABELS[s] for s in statuses]
+        averages = selectors.average_days_since_issue(pack)
+        ctx = {
+            "month_chart": charts.bar_chart(title="Outorgas emitidas por mês e modalidade", labels=labels, series=named),
+            "month_rows": [(labels[i], [named[n][i] for n in named]) for i in range(len(labels))],
+            "series_names": list(named),
+            "status_chart": charts.bar_chart(title="Outorgas por situação e modalidade", labels=status_labels,
+                                             series=status_series),
+            "status_rows": [(status_labels[i], [status_series[n][i] for n in status_series])
+                            for i in range(len(statuses))],
+            "averages": [(pack.modality_label(m), averages.get(m)) for m in selectors.modalities(pack)],
+        }
+        return render(request, "public/statistics.html", ctx)

@@ -1,0 +1,104 @@
+"""Public fare API: the tariff in force and a fare quote (same rules as the /tarifas/ page)."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from portal import regulation
+from portal.exceptions import RuleViolation
+from portal.public.http import api_cache
+from tariffs import selectors
+from tariffs.forms import QuoteForm
+from tariffs.models import TariffModality
+
+
+def _errors(form) -> dict:
+    out: dict[str, list[str]] = {}
+    for field, errors in form.errors.items():
+        key = "non_field_errors" if field == "__all__" else field
+        out.setdefault(key, []).extend(str(e) for e in errors)
+    return out
+
+
+class TariffsView(APIView):
+    """GET /api/v1/fares/tariffs/?modality= — the tariff table in force (all modalities without it)."""
+
+    authentication_classes: list = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("modality", OpenApiTypes.STR, enum=[m.value for m in TariffModality]),
+            OpenApiParameter("at", OpenApiTypes.DATETIME, description="momento (padrão: agora)"),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request):
+        pack = regulation.current()
+        tables = selectors.all_tables(pack)
+        form = QuoteForm({"at": request.query_params.get("at", "")})
+        if not form.is_valid() and "at" in form.errors:
+            return Response({"errors": {"at": form.errors["at"]}}, status=400)
+        moment = selectors.local_moment(pack, form.cleaned_data.get("at"))
+        modality = request.query_params.get("modality")
+        if modality is None:
+            out = []
+            for m in selectors.modalities_with_tables(tables):
+                table = selectors.table_at(tables, m, moment.date())
+                if table is not None:
+                    out.append(selectors.tariff_api(pack, table))
+            return api_cache(Response(out), 300)
+        if modality not in TariffModality.values:
+            return Response({"errors": {"modality": ["Serviço inválido: use taxi, mototaxi ou bus."]}}, status=400)
+        table = selectors.table_at(tables, modality, moment.date())
+        if table is None:
+            return Response(
+                {"errors": {"modality": ["Não há tabela de tarifas deste serviço em vigor nesta data."]}}, status=404
+            )
+        return api_cache(Response(selectors.tariff_api(pack, table)), 300)
+
+
+class QuoteView(APIView):
+    """GET /api/v1/fares/quote/?modality=taxi&km=10&at=...&waiting_minutes=0&student=false."""
+
+    authentication_classes: list = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("modality", OpenApiTypes.STR, enum=[m.value for m in TariffModality]),
+            OpenApiParameter("km", OpenApiTypes.DECIMAL, required=True),
+            OpenApiParameter("at", OpenApiTypes.DATETIME),
+            OpenApiParameter("waiting_minutes", OpenApiTypes.INT),
+            OpenApiParameter("student", OpenApiTypes.BOOL),
+            OpenApiParameter("zone", OpenApiTypes.STR, enum=["urban", "rural"]),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request):
+        pack = regulation.current()
+        tables = selectors.all_tables(pack)
+        modalities = selectors.modalities_with_tables(tables)
+        params = request.query_params.copy()
+        modality = params.get("modality") or (modalities[0] if modalities else "taxi")
+        if modality not in TariffModality.values:
+            return Response({"errors": {"modality": ["Serviço inválido: use taxi, mototaxi ou bus."]}}, status=400)
+        if modality not in modalities:
+            return Response({"errors": {"modality": ["Não há tabela de tarifas para este serviço."]}}, status=400)
+        params["modality"] = modality
+        student = str(params.get("student", "")).lower()
+        params["student"] = "on" if student in ("true", "1", "on", "yes", "sim") else ""
+        if "km" not in params:
+            params["km"] = ""
+        form = QuoteForm(params, modalities=modalities, km_optional_for=("bus",))
+        if not form.is_valid():
+            return Response({"errors": _errors(form)}, status=400)
+        try:
+            quote = selectors.compute_quote(pack, tables, form.cleaned_data)
+        except RuleViolation as exc:
+            return Response({"errors": {exc.field: [str(exc)]}, "rule": exc.as_dict()}, status=400)
+        return api_cache(Response(quote.as_api()), 60)

@@ -1,0 +1,196 @@
+"""Reads over tariff tables: the table in force at a moment, the quote, the current tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.utils import timezone
+
+from portal.regulation import Pack
+from tariffs import rules
+from tariffs.models import TariffModality, TariffSource, TariffTable
+
+MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
+          "outubro", "novembro", "dezembro")
+
+
+def pack_tables(pack: Pack) -> list[TariffTable]:
+    """The pack's initial tables as (unsaved) model instances."""
+    out = []
+    for raw in pack.tariffs:
+        out.append(
+            TariffTable(
+                municipality_id=pack.municipality_id,
+                modality=raw["modality"],
+                decree=raw.get("decree", ""),
+                published_on=date.fromisoformat(str(raw.get("published_on") or raw["effective_from"])),
+                effective_from=date.fromisoformat(str(raw["effective_from"])),
+                structure=raw["structure"],
+                components=raw.get("components", {}),
+                legal_basis=raw.get("legal_basis", ""),
+                is_example=bool(raw.get("example", False)),
+                source=TariffSource.PACK,
+            )
+        )
+    return out
+
+
+def _fingerprint_key(municipality_id: int) -> str:
+    return f"tariffs:fingerprint:{municipality_id}"
+
+
+def tables_fingerprint(pack: Pack) -> str:
+    """Changes whenever a table is stored (tables are append-only).
+
+    One cheap query, remembered 5 seconds (like the pack itself); publishing forgets it.
+    """
+    from django.core.cache import cache
+    from django.db.models import Count, Max
+
+    key = _fingerprint_key(pack.municipality_id)
+    found = cache.get(key)
+    if found is None:
+        agg = TariffTable.objects.filter(municipality_id=pack.municipality_id).aggregate(n=Count("id"), last=Max("id"))
+        found = f"{agg['n']}:{agg['last']}"
+        cache.set(key, found, 5)
+    return found
+
+
+def forget_fingerprint(municipality_id: int) -> None:
+    from django.core.cache import cache
+
+    cache.delete(_fingerprint_key(municipality_id))
+
+
+def all_tables(pack: Pack, fingerprint: str | None = None) -> list[TariffTable]:
+    """Every table of the municipality (history), newest first within each modality.
+
+    Before the pack's tables are stored (``load_regulation`` stores them), the pack's own
+    tables are used, so that the calculator answers from the first moment.
+    """
+    from django.core.cache import cache
+
+    key = f"tariffs:tables:{pack.municipality_id}:{pack.version}:{fingerprint or tables_fingerprint(pack)}"
+    stored = cache.get(key)
+    if stored is None:
+        stored = list(TariffTable.objects.filter(municipality_id=pack.municipality_id))
+        cache.set(key, stored, 60)
+    stored_modalities = {t.modality for t in stored}
+    tables = stored + [t for t in pack_tables(pack) if t.modality not in stored_modalities]
+    return sorted(tables, key=lambda t: (t.modality, -t.effective_from.toordinal(), -(t.pk or 0)))
+
+
+def modalities_with_tables(tables: list[TariffTable]) -> list[str]:
+    order = [m.value for m in TariffModality]
+    return sorted({t.modality for t in tables}, key=order.index)
+
+
+def table_at(tables: list[TariffTable], modality: str, on: date) -> TariffTable | None:
+    return rules.table_in_force([t for t in tables if t.modality == modality], on)
+
+
+def next_table(tables: list[TariffTable], modality: str, on: date) -> TariffTable | None:
+    future = [t for t in tables if t.modality == modality and t.effective_from > on]
+    return min(future, key=lambda t: t.effective_from) if future else None
+
+
+def modality_label(modality: str) -> str:
+    return dict(TariffModality.choices).get(modality, modality)
+
+
+def adjustment_month(pack: Pack, modality: str) -> dict | None:
+    """The yearly adjustment base month, where the pack has it (e.g. November, Lei 3.703/2022, art. 15, parágrafo único)."""
+    param = pack.param("tariff.adjustment_month", modality)
+    if param is None:
+        return None
+    month = int(param.value)
+    return {"month": month, "name": MONTHS[month - 1], "legal_basis": param.legal_basis}
+
+
+def student_discount(pack: Pack, table: TariffTable) -> tuple[Decimal | None, str]:
+    param = pack.collective_param("fare.student_discount") if table.modality == "bus" else None
+    if param is not None:
+        return Decimal(str(param.value)), param.legal_basis
+    raw = table.components.get("student_discount")
+    return (Decimal(str(raw)) if raw not in (None, "") else None), table.legal_basis
+
+
+@dataclass
+class Quote:
+    table: TariffTable
+    result: rules.FareQuote
+    at: datetime
+    km: Decimal
+    student_basis: str = ""
+
+    def as_api(self) -> dict:
+        return {
+            "total": f"{self.result.total:.2f}",
+            "currency": "BRL",
+            "components": [{"label": line.label, "amount": f"{line.amount:.2f}"} for line in self.result.lines],
+            "tariff": {
+                "decree": self.table.decree,
+                "effective_from": self.table.effective_from.isoformat(),
+                "published_on": self.table.published_on.isoformat(),
+                "structure": self.table.structure,
+                "is_example": self.table.is_example,
+            },
+            "legal_basis": self.table.legal_basis,
+            "modality": self.table.modality,
+            "at": self.at.isoformat(),
+            "km": str(self.km),
+            "flag": self.result.flag,
+            "is_maximum": self.result.is_maximum,
+            "notes": self.result.notes,
+        }
+
+
+def local_moment(pack: Pack, at: datetime | None) -> datetime:
+    """``at`` (aware or naive local) in the municipality's time zone; now when absent."""
+    if at is None:
+        return timezone.now().astimezone(pack.tz)
+    if timezone.is_naive(at):
+        return at.replace(tzinfo=pack.tz)
+    return at.astimezone(pack.tz)
+
+
+def tariff_api(pack: Pack, table: TariffTable) -> dict:
+    return {
+        "modality": table.modality,
+        "decree": table.decree,
+        "published_on": table.published_on.isoformat(),
+        "effective_from": table.effective_from.isoformat(),
+        "structure": table.structure,
+        "components": table.components,
+        "legal_basis": table.legal_basis,
+        "is_example": table.is_example,
+        "adjustment_month": adjustment_month(pack, table.modality),
+    }
+
+
+def compute_quote(pack: Pack, tables: list[TariffTable], data: dict) -> Quote:
+    """A quote from a QuoteForm's cleaned data. Raises RuleViolation naming the field."""
+    from portal.exceptions import RuleViolation
+
+    modality = data["modality"]
+    moment = local_moment(pack, data.get("at"))
+    if data.get("time_only") is not None:
+        moment = moment.replace(hour=data["time_only"].hour, minute=data["time_only"].minute, second=0, microsecond=0)
+    if not any(t.modality == modality for t in tables):
+        raise RuleViolation("fare.no_table", "Não há tabela de tarifas para este serviço.", "", field="modality")
+    table = table_at(tables, modality, moment.date())
+    if table is None:
+        raise RuleViolation(
+            "fare.no_table_at", f"Não havia tabela de tarifas deste serviço em vigor em {moment:%d/%m/%Y}.", "",
+            field="at",
+        )
+    discount, basis = student_discount(pack, table)
+    result = rules.quote_fare(
+        table.structure, table.components, km=data.get("km") or Decimal(0), local_dt=moment,
+        legal_basis=table.legal_basis, waiting_minutes=data.get("waiting_minutes") or 0,
+        student=bool(data.get("student")), zone=data.get("zone") or "urban", student_discount=discount,
+    )
+    return Quote(table=table, result=result, at=moment, km=data.get("km") or Decimal(0),
+                 student_basis=basis if data.get("student") and table.modality == "bus" else "")

@@ -1,0 +1,171 @@
+"""Fare calculator (works without JavaScript), printable tariff table and publishing a table."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views import View
+
+from portal import regulation
+from portal.exceptions import RuleViolation, RuleViolations
+from portal.pdf import qr_svg_data_uri, render_pdf
+from portal.public.http import cached_page, public_cache
+from portal.views import RoleRequiredMixin
+from tariffs import rules, selectors
+from tariffs.forms import QuoteForm, TariffPublishForm
+from tariffs.models import TariffStructure
+from tariffs.services import PUBLISHER_ROLES, _allowed_modalities, tariff_publish
+
+QUOTE_FIELDS = ("modality", "km", "date", "time", "waiting_minutes", "zone", "student", "at")
+
+
+def _table_card(pack, table, *, on) -> dict:
+    return {
+        "table": table,
+        "label": selectors.modality_label(table.modality),
+        "rows": rules.table_rows(table.structure, table.components),
+        "adjustment": selectors.adjustment_month(pack, table.modality),
+        "structure_label": TariffStructure(table.structure).label,
+    }
+
+
+def tables_in_force(pack, tables, on) -> list[dict]:
+    cards = []
+    for modality in selectors.modalities_with_tables(tables):
+        table = selectors.table_at(tables, modality, on)
+        if table is None:
+            continue
+        card = _table_card(pack, table, on=on)
+        card["next"] = selectors.next_table(tables, modality, on)
+        cards.append(card)
+    return cards
+
+
+class CalculatorView(View):
+    """GET /tarifas/ — the calculator: a GET form answered by the server, instant with JS."""
+
+    def get(self, request):
+        pack = regulation.current()
+        fingerprint = selectors.tables_fingerprint(pack)
+        vary = f"{pack.municipality_id}|{pack.version}|{fingerprint}|{pack.today()}"
+        response = cached_page(request, lambda: self.render_page(request, pack, fingerprint), timeout=300, vary=vary)
+        return public_cache(request, response, 300)
+
+    def render_page(self, request, pack, fingerprint: str):
+        tables = selectors.all_tables(pack, fingerprint)
+        modalities = selectors.modalities_with_tables(tables)
+        bound = any(name in request.GET for name in QUOTE_FIELDS)
+        form = QuoteForm(request.GET if bound else None, modalities=modalities, km_optional_for=("bus",),
+                         initial={"modality": modalities[0] if modalities else ""})
+        quote = None
+        status = 200
+        if bound and form.is_valid():
+            try:
+                quote = selectors.compute_quote(pack, tables, form.cleaned_data)
+            except RuleViolation as exc:
+                field = exc.field if exc.field in form.fields else None
+                if exc.field == "at":
+                    field = "date"
+                form.add_error(field, str(exc))
+        if bound and form.errors:
+            status = 400
+        today = pack.today()
+        ctx = {
+            "form": form,
+            "quote": quote,
+            "cards": tables_in_force(pack, tables, today),
+            "has_bus": "bus" in modalities,
+            "today": today,
+            "crumbs": [("Tarifas", None)],
+        }
+        return render(request, "tariffs/calculator.html", ctx, status=status)
+
+
+class TariffTablePdfView(View):
+    """GET /tarifas/tabela.pdf?modality=taxi — the table to keep inside the vehicle."""
+
+    def get(self, request):
+        pack = regulation.current()
+        tables = selectors.all_tables(pack)
+        modalities = selectors.modalities_with_tables(tables)
+        modality = request.GET.get("modality") or (modalities[0] if modalities else "")
+        today = pack.today()
+        table = selectors.table_at(tables, modality, today) if modality in modalities else None
+        if table is None:
+            raise Http404("Não há tabela de tarifas em vigor para este serviço.")
+        from django.conf import settings
+
+        calculator_url = settings.SITE_URL + reverse("tariffs-calculator")
+        ctx = {
+            "pack": pack,
+            "card": _table_card(pack, table, on=today),
+            "complaints_phone": pack.municipality.get("complaints_phone", ""),
+            "calculator_url": calculator_url,
+            "qr": qr_svg_data_uri(calculator_url),
+            "today": today,
+        }
+        pdf = render_pdf("tariffs/pdf/table.html", ctx)
+        response = HttpResponse(pdf, content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="tabela-tarifas-{modality}.pdf"'
+        return public_cache(request, response, 3600)
+
+
+class TariffAdminView(RoleRequiredMixin, View):
+    """GET/POST /tarifas/publicar/ — the admin or a julgador publishes a new table."""
+
+    roles = PUBLISHER_ROLES
+    template_name = "tariffs/admin.html"
+
+    def _context(self, pack, form) -> dict:
+        tables = selectors.all_tables(pack)
+        today = pack.today()
+        history = [
+            {"table": t, "label": selectors.modality_label(t.modality),
+             "in_force": selectors.table_at(tables, t.modality, today) is t,
+             "future": t.effective_from > today}
+            for t in tables
+        ]
+        notice = pack.collective_param("fare.min_notice_days")
+        return {"form": form, "history": history, "notice": notice, "crumbs": [("Tarifas", reverse("tariffs-calculator")), ("Publicar tabela", None)]}
+
+    def get(self, request):
+        pack = regulation.current()
+        initial = {"published_on": pack.today(), "effective_from": pack.today()}
+        form = TariffPublishForm(initial=initial, modalities=_allowed_modalities(pack))
+        return render(request, self.template_name, self._context(pack, form))
+
+    def post(self, request):
+        pack = regulation.current()
+        form = TariffPublishForm(request.POST, modalities=_allowed_modalities(pack))
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                table = tariff_publish(actor=request.user, **data)
+            except RuleViolations as exc:
+                for v in exc.violations:
+                    form.add_error(v.field if v.field in form.fields else None, str(v))
+            except RuleViolation as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+            else:
+                messages.success(
+                    request,
+                    f"Tabela de {table.get_modality_display()} publicada ({table.decree}); "
+                    f"vigora a partir de {table.effective_from:%d/%m/%Y}.",
+                )
+                return redirect("tariffs-admin")
+        return render(request, self.template_name, self._context(pack, form), status=400)
+
+
+def home_section(request) -> dict | None:
+    pack = regulation.current(required=False)
+    if pack is None:
+        return None
+    return {
+        "title": "Tarifas, verificação e transparência",
+        "template": "tariffs/home_section.html",
+        "context": {"pack": pack},
+    }
+
+

@@ -1,0 +1,236 @@
+"""Verification, open data, quotas, stands and statistics: public, cacheable, never a CPF."""
+
+import codecs
+import csv
+import io
+from datetime import date, timedelta
+
+import pytest
+from django.core.management import call_command
+
+from licensing.services import authorization_set_status
+from portal import regulation
+from tests.factories import UserFactory, VehicleFactory, issue_authorization
+
+
+@pytest.fixture
+def holder(db):
+    return UserFactory(name="João Gonçalves Araújo")
+
+
+@pytest.fixture
+def granted(alegre, holder):
+    auth, alvaras = issue_authorization(holder=holder)
+    return auth, alvaras
+
+
+def _no_cpf(text: str, user) -> None:
+    cpf = user.cpf
+    assert cpf not in text.replace(".", "").replace("-", "")
+    assert f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}-{cpf[9:]}" not in text
+
+
+def test_verify_api_shows_the_document_and_never_a_cpf(granted, holder, client):
+    auth, _ = granted
+    r = client.get(f"/api/v1/verify/{auth.verification_code}/")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["valid"] is True and body["status"] == "active"
+    assert body["number"] == auth.number and body["holder"] == "João Gonçalves Araújo"
+    assert body["plate"] == auth.vehicle.display_plate and body["modality"] == "taxi"
+    assert body["valid_until"] == auth.valid_until.isoformat() and body["document"] == auth.act_name
+    _no_cpf(r.content.decode(), holder)
+    assert "public" in r["Cache-Control"]
+
+
+def test_verify_api_alvara_code(itagiba, holder, client):
+    _auth, alvaras = issue_authorization(holder=holder)
+    assert alvaras
+    body = client.get(f"/api/v1/verify/{alvaras[0].verification_code}/").json()
+    assert body["valid"] is True and body["kind"] == "alvara" and body["number"] == alvaras[0].number
+
+
+def test_unknown_code_is_404_and_not_valid(alegre, client):
+    r = client.get("/api/v1/verify/ZZZZ-ZZZZ-ZZZZ/")
+    assert r.status_code == 404 and r.json() == {"valid": False}
+    page = client.get("/verificar/ZZZZ-ZZZZ-ZZZZ/")
+    assert page.status_code == 404 and "Nenhum documento encontrado" in page.content.decode()
+
+
+def test_suspended_shows_suspended_and_not_valid(granted, client, admin_user):
+    auth, _ = granted
+    authorization_set_status(actor=admin_user, authorization=auth, to="suspended", reason="Penalidade",
+                             suspended_until=date.today() + timedelta(days=10))
+    body = client.get(f"/api/v1/verify/{auth.verification_code}/").json()
+    assert body["status"] == "suspended" and body["valid"] is False
+    page = client.get(f"/verificar/{auth.verification_code}/").content.decode()
+    assert "suspensa" in page and "Documento não válido" in page
+
+
+def test_past_validity_shows_expired(alegre, holder, client):
+    auth, _ = issue_authorization(holder=holder, valid_from=date(2000, 1, 1))
+    body = client.get(f"/api/v1/verify/{auth.verification_code}/").json()
+    assert body["status"] == "expired" and body["valid"] is False
+
+
+def test_verify_page_by_code_number_and_plate_never_shows_cpf(granted, holder, client):
+    auth, _ = granted
+    for q in (auth.verification_code, auth.verification_code.lower().replace("-", ""), auth.number,
+              auth.vehicle.plate, auth.vehicle.display_plate):
+        r = client.get("/verificar/", {"q": q})
+        body = r.content.decode()
+        assert r.status_code == 200, q
+        assert "Documento válido" in body and "João Gonçalves Araújo" in body and auth.number in body
+        _no_cpf(body, holder)
+    assert client.get("/verificar/", {"q": "AAA0A00"}).status_code == 404
+    r = client.get("/verificar/", {"q": ""})
+    assert r.status_code == 400 and 'id="id_q-error"' in r.content.decode()
+
+
+def test_a_holder_without_name_is_never_shown_by_cpf(alegre, client):
+    nameless = UserFactory(name="")
+    auth, _ = issue_authorization(holder=nameless)
+    r = client.get(f"/api/v1/verify/{auth.verification_code}/")
+    _no_cpf(r.content.decode(), nameless)
+
+
+def test_verification_is_throttled(granted, client, settings, monkeypatch):
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"verify": "3/min"})
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
+                               "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+                                                          "verify": "3/min"}}
+    auth, _ = granted
+    codes = [client.get(f"/api/v1/verify/{auth.verification_code}/").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    pages = [client.get(f"/verificar/{auth.verification_code}/").status_code for _ in range(4)]
+    assert pages == [200, 200, 200, 429]
+
+
+def test_quotas_floor_population_over_inhabitants_per_slot(db, client):
+    regulation.load_pack("alegre", population=800 * 37 - 1)
+    issue_authorization()
+    quotas = {q["modality"]: q for q in client.get("/api/v1/quotas/").json()}
+    taxi = quotas["taxi"]
+    assert taxi["population"] == 29599 and taxi["inhabitants_per_slot"] == 800
+    assert taxi["slots"] == 36 and taxi["active"] == 1 and taxi["available"] == 35
+    assert "art. 10" in taxi["legal_basis"]
+    assert quotas["mototaxi"]["slots"] == 29599 // 3000
+    regulation.load_pack("alegre", population=800 * 37)
+    assert {q["modality"]: q for q in client.get("/api/v1/quotas/").json()}["taxi"]["slots"] == 37
+
+
+def test_quotas_fixed_slots(itagiba, client):
+    quotas = {q["modality"]: q for q in client.get("/api/v1/quotas/").json()}
+    assert quotas["mototaxi"]["slots"] == 15 and quotas["mototaxi"]["inhabitants_per_slot"] is None
+    assert quotas["taxi"]["slots"] == itagiba.population // 1000
+    page = client.get("/transparencia/vagas/").content.decode()
+    assert itagiba.population_source in page
+
+
+def test_open_data_json_is_paginated(granted, client):
+    body = client.get("/api/v1/authorizations/").json()
+    assert body["count"] == 1
+    row = body["results"][0]
+    assert {"number", "modality", "holder", "plate", "valid_until", "status"} <= set(row)
+    assert row["holder"] == "João Gonçalves Araújo"
+
+
+def test_open_data_csv_has_bom_and_accents(granted, holder, client):
+    r = client.get("/api/v1/authorizations/", {"format": "csv"})
+    assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
+    assert r.content.startswith(codecs.BOM_UTF8)
+    rows = list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig"))))
+    assert rows[0]["holder_name"] == "João Gonçalves Araújo" and rows[0]["number"] == granted[0].number
+    _no_cpf(r.content.decode("utf-8-sig"), holder)
+
+
+def test_only_current_grants_are_listed(alegre, client, admin_user):
+    auth, _ = issue_authorization()
+    gone, _ = issue_authorization()
+    authorization_set_status(actor=admin_user, authorization=gone, to="cassada", reason="Cassação")
+    numbers = [r["number"] for r in client.get("/api/v1/authorizations/").json()["results"]]
+    assert numbers == [auth.number]
+    page = client.get("/transparencia/").content.decode()
+    assert auth.number in page and gone.number not in page
+
+
+def test_transparency_search(alegre, client):
+    a, _ = issue_authorization(holder=UserFactory(name="Maria Souza"))
+    b, _ = issue_authorization(holder=UserFactory(name="Pedro Lima"), vehicle=VehicleFactory(plate="QRS1T23"))
+    assert "Maria Souza" in client.get("/transparencia/", {"q": "maria"}).content.decode()
+    assert "Maria Souza" not in client.get("/transparencia/", {"q": "QRS-1T23"}).content.decode()
+    assert b.number in client.get("/transparencia/", {"q": "qrs1t23"}).content.decode()
+    assert a.number in client.get("/api/v1/authorizations/", {"q": "Souza"}).content.decode()
+
+
+@pytest.mark.parametrize("rows", [1, 30])
+def test_public_lists_use_a_constant_number_of_queries(alegre, client, django_assert_num_queries, rows):
+    for _ in range(rows):
+        issue_authorization()
+    client.get("/transparencia/?warm=1")  # warm the pack cache
+    with django_assert_num_queries(4):  # fingerprint, count, ids of the page, rows of the page
+        assert client.get("/transparencia/").status_code == 200
+    with django_assert_num_queries(1):  # same data: the rendered page comes from the cache
+        assert client.get("/transparencia/").status_code == 200
+    with django_assert_num_queries(3):
+        assert client.get("/api/v1/authorizations/").status_code == 200
+    with django_assert_num_queries(1):
+        assert client.get("/api/v1/authorizations/", {"format": "csv"}).status_code == 200
+    with django_assert_num_queries(2):  # one count per modality
+        assert client.get("/api/v1/quotas/").status_code == 200
+
+
+def test_verify_uses_a_constant_number_of_queries(itagiba, holder, client, django_assert_max_num_queries):
+    auth, alvaras = issue_authorization(holder=holder)
+    client.get(f"/verificar/{auth.verification_code}/")
+    with django_assert_max_num_queries(1):
+        assert client.get(f"/api/v1/verify/{auth.verification_code}/").status_code == 200
+    with django_assert_max_num_queries(2):
+        assert client.get(f"/api/v1/verify/{alvaras[0].verification_code}/").status_code == 200
+    for _ in range(2):  # miss, then hit: the same queries (the document is read to know if it changed)
+        with django_assert_max_num_queries(2):
+            assert client.get(f"/verificar/{alvaras[0].verification_code}/").status_code == 200
+
+
+def test_stands_page_lists_the_pack_stands(alegre, client):
+    body = client.get("/transparencia/pontos/").content.decode()
+    for stand in alegre.stands:
+        assert stand["name"] in body
+
+
+def test_statistics_charts_are_accessible(alegre, client):
+    issue_authorization()
+    body = client.get("/transparencia/estatisticas/").content.decode()
+    assert body.count("<svg") == 2 and body.count('role="img"') == 2 and "aria-label=" in body
+    assert body.count("<details>") == 2 and "protocolo" in body
+    assert 'style="' not in body
+
+
+def test_home_links_to_calculator_verification_and_transparency(db, client):
+    call_command("load_regulation", "alegre", stdout=io.StringIO())
+    body = client.get("/").content.decode()
+    assert "/tarifas/" in body and "/verificar/" in body and "/transparencia/" in body
+
+
+def test_cached_public_pages_follow_every_change(granted, client, admin_user):
+    auth, _ = granted
+    url = f"/verificar/{auth.verification_code}/"
+    assert "Documento válido" in client.get(url).content.decode()
+    authorization_set_status(actor=admin_user, authorization=auth, to="suspended", reason="Penalidade",
+                             suspended_until=date.today() + timedelta(days=5))
+    assert "suspensa" in client.get(url).content.decode()
+    assert auth.number in client.get("/transparencia/").content.decode()
+    other, _ = issue_authorization()
+    assert other.number in client.get("/transparencia/").content.decode()
+    authorization_set_status(actor=admin_user, authorization=other, to="cassada", reason="Cassação")
+    assert other.number not in client.get("/transparencia/").content.decode()
+
+
+def test_signed_in_visitors_never_get_a_cached_page(granted, client, web, judge):
+    auth, _ = granted
+    url = f"/verificar/{auth.verification_code}/"
+    client.get(url)
+    r = web(judge).get(url)
+    assert judge.name in r.content.decode() and "private" in r["Cache-Control"]
