@@ -45,6 +45,7 @@ urlpatterns = [
     path("", include("enforcement.urls")),
     path("", include("tariffs.urls")),
     path("", include("fleet.urls")),
+    path("", include("portal.ops_urls")),
 ]
 
 handler403 = "portal.errors.permission_denied"

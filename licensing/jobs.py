@@ -1,0 +1,524 @@
+"""Periodic jobs over grants: expiry, renewal reminders, vehicle age and quota checks.
+
+Each job reads the current state, changes only what still needs changing (conditional
+UPDATE under row locks) and records each notice once (``Notification.dedup_key``), so that
+running it twice — or from two beats at once — changes nothing more and sends nothing more.
+Dates are judged in the municipality's time zone (``pack.today()``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from licensing.models import (
+    CURRENT_STATUSES,
+    Alvara,
+    AlvaraStatus,
+    Authorization,
+    AuthorizationStatus,
+)
+from licensing.rules import add_years, full_years_between, quota_slots
+from licensing.selectors import count_current_grants
+from portal import regulation
+from portal.models import AuditEntry, JobRun
+from portal.notifications import Notice, notify_many
+from portal.roles import Role
+
+CHUNK = 2000
+DEFAULT_REMINDER_DAYS = (60, 30, 7)
+ALVARA_OPEN = (AlvaraStatus.ACTIVE, AlvaraStatus.SUSPENDED, AlvaraStatus.RETAINED)
+EXPIRY_REASON = "Prazo de validade encerrado"
+
+# --- extension point: renewals that keep a grant valid until decided -------------------------
+# ``func(authorization_ids) -> set of ids`` whose renewal was filed in time and is undecided.
+# The applications module registers it; the expiry job consults it only when the pack says
+# ``renewal.keeps_valid_until_decided`` (e.g. Itagibá art. 18 §6).
+_RENEWAL_HOLDS: list[Callable[[list[int]], set[int]]] = []
+
+
+def register_renewal_hold(func: Callable[[list[int]], set[int]]) -> Callable:
+    if func not in _RENEWAL_HOLDS:
+        _RENEWAL_HOLDS.append(func)
+    return func
+
+
+def _held_by_renewal(pack, ids: list[int]) -> set[int]:
+    if not ids or not pack.value("renewal.keeps_valid_until_decided", default=False):
+        return set()
+    held: set[int] = set()
+    for func in _RENEWAL_HOLDS:
+        held |= set(func(ids))
+    return held
+
+
+# --- pure rules ------------------------------------------------------------------------------
+def is_expired(valid_until: date, today: date) -> bool:
+    """Valid through ``valid_until`` inclusive: expired only from the next day on."""
+    return valid_until < today
+
+
+def vehicle_age_years(basis: str, manufacture_year: int, first_registration: date | None, on: date) -> int:
+    """Age of a vehicle as the pack counts it.
+
+    ``manufacture_year``: calendar years since the manufacture year (Alegre art. 9 §ún.,
+    Araporã art. 16 IV); ``first_registration``: full years since the first CRLV (Itagibá
+    art. 13 II, 14 II). Without a first CRLV date, the manufacture year is used.
+    """
+    if basis == "first_registration" and first_registration is not None:
+        return full_years_between(first_registration, on)
+    return on.year - manufacture_year
+
+
+def reached_max_age(age: int, max_age: int) -> bool:
+    """"Atingir a idade máxima" (Itagibá art. 15 II, 19 XII): age equal to the maximum or more."""
+    return age >= max_age
+
+
+def reminder_threshold(days_left: int, reminder_days: Iterable[int]) -> int | None:
+    """The reminder due with ``days_left`` to expiry: the smallest configured day count not
+    below it (a missed 60-day reminder is not sent late once the 30-day one is due)."""
+    if days_left < 0:
+        return None
+    due = [d for d in reminder_days if d >= days_left]
+    return min(due) if due else None
+
+
+def slots_for(pack, modality: str) -> tuple[int, str] | None:
+    """(slots, legal basis) for a modality: fixed by an act, or floor(population ÷ per slot)."""
+    fixed = pack.param("quota.fixed_slots", modality)
+    if fixed is not None:
+        return int(fixed.value), fixed.legal_basis
+    per_slot = pack.param("quota.inhabitants_per_slot", modality)
+    if per_slot is None:
+        return None
+    return quota_slots(pack.population, int(per_slot.value)), per_slot.legal_basis
+
+
+def reminder_days(pack) -> list[int]:
+    """Settings/env ``RENEWAL_REMINDER_DAYS`` (e.g. "60,30,7"), else the pack's
+    ``renewal.reminder_days``, else 60, 30 and 7 days."""
+    raw = getattr(settings, "RENEWAL_REMINDER_DAYS", None) or os.environ.get("RENEWAL_REMINDER_DAYS", "")
+    if isinstance(raw, str):
+        raw = [part for part in raw.replace(";", ",").split(",") if part.strip()]
+    if raw:
+        return sorted({int(d) for d in raw}, reverse=True)
+    value = pack.value("renewal.reminder_days", default=None)
+    return sorted({int(d) for d in (value or DEFAULT_REMINDER_DAYS)}, reverse=True)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+def _fmt(day: date) -> str:
+    return day.strftime("%d/%m/%Y")
+
+
+def _dashboard() -> str:
+    return reverse("dashboard")
+
+
+def _audit_rows(object_type: str, rows: list[tuple], action: str, to_state: str, reason: str,
+                data: Callable[[tuple], dict]) -> list[AuditEntry]:
+    now = timezone.now()
+    return [
+        AuditEntry(
+            at=now, actor=None, actor_label="sistema", object_type=object_type, object_id=str(row[0]),
+            object_repr=row[1][:300], action=action, from_state=row[2], to_state=to_state,
+            reason=reason, data=data(row),
+        )
+        for row in rows
+    ]
+
+
+def current_job_run(name: str) -> JobRun | None:
+    """The run of ``name`` in progress (created by ``portal.jobs.run_job``)."""
+    return JobRun.objects.filter(name=name, finished_at__isnull=True).order_by("-id").first()
+
+
+def _record_detail(job_name: str | None, lines: list[str]) -> None:
+    if not job_name or not lines:
+        return
+    run = current_job_run(job_name)
+    if run is not None:
+        JobRun.objects.filter(pk=run.pk).update(detail="\n".join(lines)[:2000])
+
+
+# --- expiry ----------------------------------------------------------------------------------
+@dataclass
+class ExpiryResult:
+    authorizations: int = 0
+    alvaras: int = 0
+
+    @property
+    def changed(self) -> int:
+        return self.authorizations + self.alvaras
+
+
+def expire_grants(today: date | None = None, *, chunk: int = CHUNK) -> ExpiryResult:
+    """Expire authorizations and alvarás whose validity ended before ``today`` (local date).
+
+    Set-based: each chunk of rows is locked, moved with one conditional UPDATE, audited with
+    one bulk insert and its holders noticed once. The alvarás of an expired authorization
+    expire with it (as ``authorization_set_status`` cascades).
+    """
+    pack = regulation.current()
+    today = today or pack.today()
+    result = ExpiryResult()
+    after = 0
+    while True:
+        with transaction.atomic():
+            rows = list(
+                Authorization.objects.select_for_update()
+                .filter(status__in=CURRENT_STATUSES, valid_until__lt=today, pk__gt=after)
+                .order_by("pk")
+                .values_list("pk", "act_name", "status", "number", "holder_id", "valid_until", "holder__email")[:chunk]
+            )
+            if not rows:
+                break
+            after = rows[-1][0]
+            held = _held_by_renewal(pack, [r[0] for r in rows])
+            rows = [r for r in rows if r[0] not in held]
+            if rows:
+                result.authorizations += _expire_authorization_rows(rows)
+                result.alvaras += _expire_alvara_rows(
+                    Alvara.objects.filter(authorization_id__in=[r[0] for r in rows]), cascaded=True
+                )
+    after = 0
+    while True:  # alvarás with a validity of their own (the grant is still current)
+        with transaction.atomic():
+            ids = list(
+                Alvara.objects.select_for_update()
+                .filter(status__in=ALVARA_OPEN, valid_until__lt=today, pk__gt=after)
+                .order_by("pk")
+                .values_list("pk", flat=True)[:chunk]
+            )
+            if not ids:
+                break
+            after = ids[-1]
+            result.alvaras += _expire_alvara_rows(Alvara.objects.filter(pk__in=ids), cascaded=False)
+    return result
+
+
+def _expire_authorization_rows(rows: list[tuple]) -> int:
+    ids = [r[0] for r in rows]
+    updated = Authorization.objects.filter(pk__in=ids, status__in=CURRENT_STATUSES).update(
+        status=AuthorizationStatus.EXPIRED, status_reason=EXPIRY_REASON,
+        status_changed_at=timezone.now(), suspended_until=None,
+    )
+    AuditEntry.objects.bulk_create(
+        _audit_rows(
+            "licensing.authorization",
+            [(r[0], f"{r[1]} nº {r[3]}", r[2]) + r[3:] for r in rows],
+            "authorization_status", AuthorizationStatus.EXPIRED, EXPIRY_REASON,
+            lambda row: {"valid_until": row[5].isoformat(), "job": "expire_grants"},
+        ),
+        batch_size=1000,
+    )
+    link = _dashboard()
+    notify_many([
+        Notice(
+            recipient_id=r[4],
+            subject=f"{r[1]} nº {r[3]} expirou",
+            body=(f"A validade da {r[1]} nº {r[3]} terminou em {_fmt(r[5])} e ela passou a constar como "
+                  "expirada, com os alvarás vinculados. Para continuar prestando o serviço, peça a "
+                  "renovação ou uma nova outorga no portal."),
+            dedup_key=f"grant-expired:authorization:{r[0]}:{r[5].isoformat()}",
+            has_email=bool(r[6]),
+            link=link,
+        )
+        for r in rows
+    ])
+    return updated
+
+
+def _expire_alvara_rows(queryset, *, cascaded: bool) -> int:
+    rows = list(
+        queryset.select_for_update()
+        .filter(status__in=ALVARA_OPEN)
+        .order_by("pk")
+        .values_list("pk", "doc_name", "status", "number", "person_id", "valid_until", "person__email")
+    )
+    if not rows:
+        return 0
+    reason = EXPIRY_REASON
+    updated = Alvara.objects.filter(pk__in=[r[0] for r in rows], status__in=ALVARA_OPEN).update(
+        status=AlvaraStatus.EXPIRED, status_reason=reason
+    )
+    AuditEntry.objects.bulk_create(
+        _audit_rows(
+            "licensing.alvara",
+            [(r[0], f"{r[1]} nº {r[3]}", r[2]) + r[3:] for r in rows],
+            "alvara_status", AlvaraStatus.EXPIRED, reason,
+            lambda row: {"valid_until": row[5].isoformat(), "job": "expire_grants"},
+        ),
+        batch_size=1000,
+    )
+    if not cascaded:  # the holder of an expired grant was already told, alvarás included
+        link = _dashboard()
+        notify_many([
+            Notice(
+                recipient_id=r[4],
+                subject=f"{r[1]} nº {r[3]} expirou",
+                body=(f"A validade do {r[1]} nº {r[3]} terminou em {_fmt(r[5])} e ele passou a constar "
+                      "como expirado. Peça a renovação no portal antes de voltar a circular."),
+                dedup_key=f"grant-expired:alvara:{r[0]}:{r[5].isoformat()}",
+                has_email=bool(r[6]),
+                link=link,
+            )
+            for r in rows
+        ])
+    return updated
+
+
+# --- renewal reminders -----------------------------------------------------------------------
+def send_renewal_reminders(today: date | None = None) -> int:
+    """Remind holders 60, 30 and 7 days (configurable) before their grant or alvará expires.
+
+    Each reminder is recorded once per (document, validity, threshold). Returns how many
+    reminders were recorded.
+    """
+    pack = regulation.current()
+    today = today or pack.today()
+    days = reminder_days(pack)
+    if not days:
+        return 0
+    horizon = today.toordinal() + max(days)
+    until = date.fromordinal(horizon)
+    window = pack.param("renewal.window_days_before_expiry")
+    link = _dashboard()
+    notices: list[Notice] = []
+    grants = (
+        Authorization.objects.filter(status__in=CURRENT_STATUSES, valid_until__gte=today, valid_until__lte=until)
+        .order_by("pk")
+        .values_list("pk", "act_name", "number", "holder_id", "valid_until", "holder__email")
+    )
+    for pk, act_name, number, holder_id, valid_until, email in grants.iterator(chunk_size=2000):
+        left = (valid_until - today).days
+        threshold = reminder_threshold(left, days)
+        if threshold is None:
+            continue
+        hint = ""
+        if window is not None:
+            hint = (f" O pedido de renovação pode ser feito a partir de {window.value} dias antes do "
+                    f"vencimento ({window.legal_basis}).")
+        notices.append(Notice(
+            recipient_id=holder_id,
+            subject=f"{act_name} nº {number} vence em {_fmt(valid_until)}",
+            body=(f"Faltam {left} dia(s) para o fim da validade da {act_name} nº {number} "
+                  f"({_fmt(valid_until)}). Peça a renovação pelo portal.{hint}"),
+            dedup_key=f"renewal-reminder:authorization:{pk}:{valid_until.isoformat()}:{threshold}",
+            has_email=bool(email),
+            link=link,
+        ))
+    alvaras = (
+        Alvara.objects.filter(status__in=ALVARA_OPEN, valid_until__gte=today, valid_until__lte=until,
+                              authorization__status__in=CURRENT_STATUSES)
+        .exclude(valid_until=F("authorization__valid_until"))
+        .order_by("pk")
+        .values_list("pk", "doc_name", "number", "person_id", "valid_until", "person__email")
+    )
+    for pk, doc_name, number, person_id, valid_until, email in alvaras.iterator(chunk_size=2000):
+        left = (valid_until - today).days
+        threshold = reminder_threshold(left, days)
+        if threshold is None:
+            continue
+        notices.append(Notice(
+            recipient_id=person_id,
+            subject=f"{doc_name} nº {number} vence em {_fmt(valid_until)}",
+            body=(f"Faltam {left} dia(s) para o fim da validade do {doc_name} nº {number} "
+                  f"({_fmt(valid_until)}). Peça a renovação pelo portal."),
+            dedup_key=f"renewal-reminder:alvara:{pk}:{valid_until.isoformat()}:{threshold}",
+            has_email=bool(email),
+            link=link,
+        ))
+    created = 0
+    for start in range(0, len(notices), CHUNK):
+        with transaction.atomic():
+            created += notify_many(notices[start : start + CHUNK])
+    return created
+
+
+# --- vehicle age -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AgedVehicle:
+    authorization: Authorization
+    age: int
+    max_age: int
+    basis: str
+    legal_basis: str
+
+    @property
+    def vehicle(self):
+        return self.authorization.vehicle
+
+    @property
+    def over(self) -> bool:
+        return self.age > self.max_age
+
+
+def _age_filter(pack, today: date) -> Q | None:
+    """Current grants whose vehicle reached the pack's maximum age (one Q per modality)."""
+    clauses = Q()
+    any_rule = False
+    for modality in pack.modalities:
+        max_age = pack.value("vehicle.max_age_years", modality)
+        if max_age is None:
+            continue
+        any_rule = True
+        basis = pack.value("vehicle.age_basis", modality, default="manufacture_year")
+        by_year = Q(vehicle__manufacture_year__lte=today.year - int(max_age))
+        if basis == "first_registration":
+            cutoff = add_years(today, -int(max_age))
+            by_basis = Q(vehicle__first_registration_date__lte=cutoff) | (
+                Q(vehicle__first_registration_date__isnull=True) & by_year
+            )
+        else:
+            by_basis = by_year
+        clauses |= Q(modality=modality) & by_basis
+    return clauses if any_rule else None
+
+
+def aged_vehicles_queryset(today: date | None = None):
+    """Current grants whose vehicle must be substituted (for the clerk's list)."""
+    pack = regulation.current()
+    today = today or pack.today()
+    condition = _age_filter(pack, today)
+    qs = Authorization.objects.select_related("vehicle", "holder").filter(
+        status__in=CURRENT_STATUSES, vehicle__isnull=False
+    )
+    if condition is None:
+        return qs.none()
+    return qs.filter(condition).order_by("vehicle__manufacture_year", "vehicle__first_registration_date", "pk")
+
+
+def describe_aged(authorizations: Iterable[Authorization], today: date | None = None) -> list[AgedVehicle]:
+    pack = regulation.current()
+    today = today or pack.today()
+    out = []
+    for auth in authorizations:
+        param = pack.param("vehicle.max_age_years", auth.modality)
+        basis = pack.value("vehicle.age_basis", auth.modality, default="manufacture_year")
+        vehicle = auth.vehicle
+        age = vehicle_age_years(basis, vehicle.manufacture_year, vehicle.first_registration_date, today)
+        out.append(AgedVehicle(auth, age, int(param.value), basis, param.legal_basis))
+    return out
+
+
+def check_vehicle_ages(today: date | None = None) -> int:
+    """Notice to substitute each vehicle of a current grant that reached the maximum age,
+    once per vehicle per year. Returns how many notices were recorded."""
+    pack = regulation.current()
+    today = today or pack.today()
+    link = _dashboard()
+    created = 0
+    queryset = aged_vehicles_queryset(today)
+    items = describe_aged(queryset.iterator(chunk_size=2000), today)
+    for start in range(0, len(items), CHUNK):
+        notices = []
+        for item in items[start : start + CHUNK]:
+            auth, vehicle = item.authorization, item.vehicle
+            if not reached_max_age(item.age, item.max_age):
+                continue
+            counted = "do primeiro licenciamento (CRLV)" if item.basis == "first_registration" else "do ano de fabricação"
+            notices.append(Notice(
+                recipient_id=auth.holder_id,
+                subject=f"Veículo {vehicle.display_plate}: substituição por idade máxima",
+                body=(f"O veículo {vehicle.display_plate} ({vehicle.make} {vehicle.model}) da {auth.act_name} "
+                      f"nº {auth.number} tem {item.age} ano(s), contados a partir {counted}, e atingiu a "
+                      f"idade máxima de {item.max_age} anos ({item.legal_basis}). Peça a substituição do "
+                      "veículo no portal: a falta de substituição tempestiva sujeita a autorização às "
+                      "penalidades da lei."),
+                dedup_key=f"vehicle-age:{vehicle.pk}:{today.year}",
+                has_email=bool(auth.holder.email),
+                link=link,
+            ))
+        with transaction.atomic():
+            created += notify_many(notices)
+    return created
+
+
+# --- quota -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class QuotaState:
+    modality: str
+    label: str
+    population: int
+    slots: int
+    current: int
+    legal_basis: str
+
+    @property
+    def exceeded(self) -> bool:
+        return self.current > self.slots
+
+
+def quota_states() -> list[QuotaState]:
+    pack = regulation.current()
+    out = []
+    for modality in pack.modalities:
+        found = slots_for(pack, modality)
+        if found is None:
+            continue
+        slots, basis = found
+        out.append(QuotaState(modality, pack.modality_label(modality), pack.population, slots,
+                              count_current_grants(modality), basis))
+    return out
+
+
+def check_quotas(job_name: str | None = None) -> int:
+    """Flag modalities whose current grants exceed the slots: a line in the job run's detail
+    and a notice to each clerk, once per (modality, population, slots) state. Returns how
+    many notices were recorded."""
+    pack = regulation.current()
+    ranking = pack.param("ranking.criteria")
+    lines = []
+    notices = []
+    clerks = list(
+        get_user_model().objects.filter(groups__name=Role.CLERK, is_active=True).values_list("pk", "email")
+    )
+    for state in quota_states():
+        if not state.exceeded:
+            continue
+        line = (f"{state.label}: {state.current} outorgas vigentes para {state.slots} vagas "
+                f"(população {state.population}; {state.legal_basis}).")
+        lines.append(line)
+        prescription = ""
+        if ranking is not None and "renewal_first" in (ranking.value or []):
+            prescription = (f" Nas renovações e novas outorgas, aplique a classificação prevista "
+                            f"({ranking.legal_basis}) até o número de vagas.")
+        for pk, email in clerks:
+            notices.append(Notice(
+                recipient_id=pk,
+                subject=f"Vagas excedidas: {state.label}",
+                body=(f"{line} Nenhuma nova outorga pode ser concedida nessa modalidade enquanto o número "
+                      f"de outorgas vigentes não voltar ao limite.{prescription}"),
+                dedup_key=f"quota-exceeded:{pack.municipality_id}:{state.modality}:{state.population}:"
+                          f"{state.slots}:{pk}",
+                has_email=bool(email),
+            ))
+    _record_detail(job_name, lines)
+    with transaction.atomic():
+        return notify_many(notices)
+
+
+# --- wiring ----------------------------------------------------------------------------------
+def quota_check_after_pack_load(result=None) -> int:
+    """`load_regulation` callback: the population or a quota may have changed."""
+    from portal.jobs import run_job
+
+    name = "licensing.quota_check"
+    return run_job(name, lambda: check_quotas(job_name=name))
+
+
+def register_hooks() -> None:
+    from portal.hooks import register_pack_loaded
+
+    register_pack_loaded(quota_check_after_pack_load)
