@@ -42,7 +42,7 @@ EXPIRY_REASON = "Prazo de validade encerrado"
 # --- extension point: renewals that keep a grant valid until decided -------------------------
 # ``func(authorization_ids) -> set of ids`` whose renewal was filed in time and is undecided.
 # The applications module registers it; the expiry job consults it only when the pack says
-# ``renewal.keeps_valid_until_decided`` (e.g. Itagibá art. 18 §6).
+# ``renewal.keeps_valid_until_decided`` (its legal basis is in the pack).
 _RENEWAL_HOLDS: list[Callable[[list[int]], set[int]]] = []
 
 
@@ -70,9 +70,9 @@ def is_expired(valid_until: date, today: date) -> bool:
 def vehicle_age_years(basis: str, manufacture_year: int, first_registration: date | None, on: date) -> int:
     """Age of a vehicle as the pack counts it.
 
-    ``manufacture_year``: calendar years since the manufacture year (Alegre art. 9 §ún.,
-    Araporã art. 16 IV); ``first_registration``: full years since the first CRLV (Itagibá
-    art. 13 II, 14 II). Without a first CRLV date, the manufacture year is used.
+    ``manufacture_year``: calendar years since the manufacture year; ``first_registration``:
+    full years since the first CRLV (the pack's ``vehicle.age_basis`` and its legal basis).
+    Without a first CRLV date, the manufacture year is used.
     """
     if basis == "first_registration" and first_registration is not None:
         return full_years_between(first_registration, on)
@@ -80,7 +80,8 @@ def vehicle_age_years(basis: str, manufacture_year: int, first_registration: dat
 
 
 def reached_max_age(age: int, max_age: int) -> bool:
-    """"Atingir a idade máxima" (Itagibá art. 15 II, 19 XII): age equal to the maximum or more."""
+    """"Atingir a idade máxima" (the law's wording for the substitution duty): an age equal to
+    the pack's ``vehicle.max_age_years`` or more."""
     return age >= max_age
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ops.transactional import ensure_roles, restore_roles  # noqa: F401  (fixture)
+
 # Playwright's sync API runs an event loop in this thread; the Django ORM calls made by the
 # test itself (creating users, loading the pack) are synchronous and safe here.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -82,22 +84,12 @@ def browser():
         chromium.close()
 
 
-def _ensure_roles() -> None:
-    """Transactional tests flush the database; recreate the role groups of migration 0002."""
-    from django.contrib.auth.models import Group
-
-    from portal.roles import Role
-
-    for role in Role.values:
-        Group.objects.get_or_create(name=role)
-
-
 @pytest.fixture
-def site(live_server, transactional_db):
+def site(restore_roles, live_server, transactional_db):  # noqa: F811
     """The live portal with the default pack loaded; returns its base URL."""
     from portal import regulation
 
-    _ensure_roles()
+    ensure_roles()
     regulation.load_pack("alegre")
     regulation.invalidate()
     return live_server.url
