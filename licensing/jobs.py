@@ -15,7 +15,7 @@ from datetime import date
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -30,11 +30,12 @@ from licensing.models import (
 from licensing.rules import add_years, full_years_between, quota_slots
 from licensing.selectors import count_current_grants
 from portal import regulation
-from portal.models import AuditEntry, JobRun
-from portal.notifications import Notice, notify_many
+from portal.models import AuditEntry, JobRun, Notification
+from portal.notifications import DISPATCH_ONE_BY_ONE, Notice, dispatch_pending, notify_many
 from portal.roles import Role
 
 CHUNK = 2000
+SET_CHUNK_FACTOR = 5  # the set-based expiry handles 10.000 rows per transaction
 DEFAULT_REMINDER_DAYS = (60, 30, 7)
 ALVARA_OPEN = (AlvaraStatus.ACTIVE, AlvaraStatus.SUSPENDED, AlvaraStatus.RETAINED)
 EXPIRY_REASON = "Prazo de validade encerrado"
@@ -163,19 +164,38 @@ class ExpiryResult:
         return self.authorizations + self.alvaras
 
 
-def expire_grants(today: date | None = None, *, chunk: int = CHUNK) -> ExpiryResult:
+def expire_grants(today: date | None = None, *, chunk: int = CHUNK, set_based: bool | None = None) -> ExpiryResult:
     """Expire authorizations and alvarás whose validity ended before ``today`` (local date).
 
-    Set-based: each chunk of rows is locked, moved with one conditional UPDATE, audited with
-    one bulk insert and its holders noticed once. The alvarás of an expired authorization
-    expire with it (as ``authorization_set_status`` cascades).
+    Each chunk of rows is locked, moved with one conditional UPDATE, audited with one bulk
+    insert and its holders noticed once. The alvarás of an expired authorization expire with
+    it (as ``authorization_set_status`` cascades). On SQLite and PostgreSQL the audit rows and
+    notices are written by ``INSERT … SELECT`` (``set_based``); elsewhere through the ORM.
     """
     pack = regulation.current()
     today = today or pack.today()
+    if set_based is None:
+        set_based = connection.vendor in _DIALECTS
     result = ExpiryResult()
     after = 0
     while True:
         with transaction.atomic():
+            if set_based:  # lock the chunk; statements below select the same rows by range
+                ids = list(
+                    Authorization.objects.select_for_update()
+                    .filter(status__in=CURRENT_STATUSES, valid_until__lt=today, pk__gt=after)
+                    .order_by("pk")
+                    .values_list("pk", flat=True)[: chunk * SET_CHUNK_FACTOR]
+                )
+                if not ids:
+                    break
+                first, after = ids[0], ids[-1]
+                held = _held_by_renewal(pack, ids)
+                if len(held) < len(ids):
+                    grants, alvaras = _expire_set_based(today, first, after, held)
+                    result.authorizations += grants
+                    result.alvaras += alvaras
+                continue
             rows = list(
                 Authorization.objects.select_for_update()
                 .filter(status__in=CURRENT_STATUSES, valid_until__lt=today, pk__gt=after)
@@ -206,6 +226,122 @@ def expire_grants(today: date | None = None, *, chunk: int = CHUNK) -> ExpiryRes
             after = ids[-1]
             result.alvaras += _expire_alvara_rows(Alvara.objects.filter(pk__in=ids), cascaded=False)
     return result
+
+
+# SQL pieces that differ between the two supported databases.
+_DIALECTS = {
+    "sqlite": {
+        "json": "json_object('valid_until', {col}, 'job', 'expire_grants')",
+        "br_date": "strftime('%%d/%%m/%%Y', {col})",
+    },
+    "postgresql": {
+        "json": "jsonb_build_object('valid_until', CAST({col} AS TEXT), 'job', 'expire_grants')",
+        "br_date": "to_char({col}, 'DD/MM/YYYY')",
+    },
+}
+AUTH_NOTICE_SUBJECT = "{act} nº {number} expirou"
+AUTH_NOTICE_BODY = (
+    "A validade da {act} nº {number} terminou em {date} e ela passou a constar como expirada, com os "
+    "alvarás vinculados. Para continuar prestando o serviço, peça a renovação ou uma nova outorga no portal."
+)
+
+
+def _sql_template(template: str, columns: dict[str, str]) -> tuple[str, list[str]]:
+    """Turn "text {act} more" into a SQL concatenation of parameters and columns."""
+    import re
+
+    parts: list[str] = []
+    params: list[str] = []
+    for piece in re.split(r"(\{\w+\})", template):
+        if not piece:
+            continue
+        if piece.startswith("{") and piece.endswith("}"):
+            parts.append(columns[piece[1:-1]])
+        else:
+            parts.append("%s")
+            params.append(piece)
+    return " || ".join(parts), params
+
+
+def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tuple[int, int]:
+    """One chunk of the expiry in five statements; the authorization rows are already locked."""
+    from django.contrib.auth import get_user_model
+
+    dialect = _DIALECTS[connection.vendor]
+    auth_t = Authorization._meta.db_table
+    alv_t = Alvara._meta.db_table
+    audit_t = AuditEntry._meta.db_table
+    note_t = Notification._meta.db_table
+    user_t = get_user_model()._meta.db_table
+    now = timezone.now()
+    at = connection.ops.adapt_datetimefield_value(now)  # stored as the ORM stores it
+    current = [str(s) for s in CURRENT_STATUSES]
+    open_alv = [str(s) for s in ALVARA_OPEN]
+    where = "a.status IN (%s, %s) AND a.valid_until < %s AND a.id >= %s AND a.id <= %s"
+    where_params: list = [*current, connection.ops.adapt_datefield_value(today), first, last]
+    if held:
+        where += f" AND a.id NOT IN ({', '.join(['%s'] * len(held))})"
+        where_params += sorted(held)
+    alv_where = (f"v.status IN (%s, %s, %s) AND v.authorization_id IN (SELECT a.id FROM {auth_t} a WHERE {where})")  # noqa: S608 (model table names; values are parameters)
+    alv_params = [*open_alv, *where_params]
+    with connection.cursor() as cursor:
+        # 1. the alvarás of these grants: lock, audit, expire
+        cursor.execute(f"SELECT v.id FROM {alv_t} v WHERE {alv_where}" + (" FOR UPDATE" if connection.vendor == "postgresql" else ""), alv_params)  # noqa: S608 (model table names; values are parameters)
+        alvaras = len(cursor.fetchall())
+        if alvaras:
+            cursor.execute(
+                f"INSERT INTO {audit_t} (at, actor_id, actor_label, object_type, object_id, object_repr, action, "  # noqa: S608 (model table names; values are parameters)
+                "from_state, to_state, reason, data) "
+                f"SELECT %s, NULL, %s, %s, CAST(v.id AS TEXT), SUBSTR(v.doc_name || %s || v.number, 1, 300), %s, "
+                f"v.status, %s, %s, {dialect['json'].format(col='v.valid_until')} FROM {alv_t} v WHERE {alv_where} ORDER BY v.id",
+                [at, "sistema", "licensing.alvara", " nº ", "alvara_status", str(AlvaraStatus.EXPIRED), EXPIRY_REASON, *alv_params],
+            )
+            cursor.execute(
+                f"UPDATE {alv_t} SET status = %s, status_reason = %s WHERE id IN (SELECT v.id FROM {alv_t} v WHERE {alv_where})",  # noqa: S608 (model table names; values are parameters)
+                [str(AlvaraStatus.EXPIRED), EXPIRY_REASON, *alv_params],
+            )
+        # 2. the grants: audit, notice (once per grant and validity), expire
+        cursor.execute(
+            f"INSERT INTO {audit_t} (at, actor_id, actor_label, object_type, object_id, object_repr, action, "  # noqa: S608 (model table names; values are parameters)
+            "from_state, to_state, reason, data) "
+            f"SELECT %s, NULL, %s, %s, CAST(a.id AS TEXT), SUBSTR(a.act_name || %s || a.number, 1, 300), %s, "
+            f"a.status, %s, %s, {dialect['json'].format(col='a.valid_until')} FROM {auth_t} a WHERE {where} ORDER BY a.id",
+            [at, "sistema", "licensing.authorization", " nº ", "authorization_status", str(AuthorizationStatus.EXPIRED),
+             EXPIRY_REASON, *where_params],
+        )
+        columns = {"act": "a.act_name", "number": "a.number", "date": dialect["br_date"].format(col="a.valid_until")}
+        subject_sql, subject_params = _sql_template(AUTH_NOTICE_SUBJECT, columns)
+        body_sql, body_params = _sql_template(AUTH_NOTICE_BODY, columns)
+        cursor.execute(
+            f"INSERT INTO {note_t} (recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
+            "email_attempts, email_sent_at, email_error, next_attempt_at) "
+            f"SELECT a.holder_id, SUBSTR({subject_sql}, 1, 200), {body_sql}, %s, "
+            "%s || CAST(a.id AS TEXT) || %s || CAST(a.valid_until AS TEXT), %s, NULL, "
+            "CASE WHEN u.email <> '' THEN %s ELSE %s END, 0, NULL, %s, %s "
+            f"FROM {auth_t} a JOIN {user_t} u ON u.id = a.holder_id WHERE {where} ORDER BY a.id ON CONFLICT DO NOTHING",
+            [*subject_params, *body_params, _dashboard(), "grant-expired:authorization:", ":", at,
+             str(Notification.Status.PENDING), str(Notification.Status.SKIPPED), "", at, *where_params],
+        )
+        noticed = cursor.rowcount
+        cursor.execute(
+            f"UPDATE {auth_t} SET status = %s, status_reason = %s, status_changed_at = %s, suspended_until = NULL "  # noqa: S608 (model table names; values are parameters)
+            f"WHERE {where.replace('a.', '')}",
+            [str(AuthorizationStatus.EXPIRED), EXPIRY_REASON, at, *where_params],
+        )
+        grants = cursor.rowcount
+    if noticed:
+        if noticed > DISPATCH_ONE_BY_ONE:
+            transaction.on_commit(lambda: dispatch_pending(None))
+        else:
+            keys = list(
+                Notification.objects.filter(
+                    recipient__authorizations__pk__gte=first, recipient__authorizations__pk__lte=last,
+                    created_at=now, dedup_key__startswith="grant-expired:authorization:",
+                    email_status=Notification.Status.PENDING,
+                ).values_list("dedup_key", flat=True).distinct()
+            )
+            transaction.on_commit(lambda: dispatch_pending(keys))
+    return grants, alvaras
 
 
 def _expire_authorization_rows(rows: list[tuple]) -> int:

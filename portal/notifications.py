@@ -107,15 +107,15 @@ def notify_many(notices: list[Notice]) -> int:
     return len(fresh)
 
 
-def dispatch_pending(dedup_keys: list[str]) -> None:
-    """Queue the e-mails of notices recorded in bulk (after their commit)."""
-    if len(dedup_keys) > DISPATCH_ONE_BY_ONE:
+def dispatch_pending(dedup_keys: list[str] | None) -> None:
+    """Queue the e-mails of notices recorded in bulk (after their commit); ``None`` = many."""
+    if dedup_keys is None or len(dedup_keys) > DISPATCH_ONE_BY_ONE:
         from portal.tasks import drain_outbox as drain_task
 
         try:
             drain_task.delay()
         except Exception:  # broker unreachable: the periodic drain sends them
-            logger.warning("Fila indisponível; %s notificações ficam no outbox.", len(dedup_keys))
+            logger.warning("Fila indisponível; as notificações ficam no outbox.")
         return
     ids = Notification.objects.filter(
         dedup_key__in=dedup_keys, email_status=Notification.Status.PENDING

@@ -350,3 +350,32 @@ def test_applicant_does_not_see_job_pages(alegre, applicant, web):
     assert web(applicant).get(reverse("ops-jobs")).status_code == 403
     UserFactory()  # unrelated user, no effect
     assert web(None).get(reverse("ops-jobs")).status_code == 302
+
+
+@pytest.mark.django_db
+def test_set_based_expiry_writes_what_the_row_by_row_path_writes(itagiba, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+
+    def outcome(auth, alvara):
+        entries = AuditEntry.objects.filter(
+            object_id__in=[str(auth.pk), str(alvara.pk)], action__in=["authorization_status", "alvara_status"]
+        ).order_by("object_type")
+        audit = [(e.object_type, e.object_repr.replace(auth.number, "N").replace(alvara.number, "N"), e.action,
+                  e.from_state, e.to_state, e.reason, e.actor_label, e.at, e.data) for e in entries]
+        note = Notification.objects.get(recipient=auth.holder)
+        notice = (note.subject.replace(auth.number, "N"), note.body.replace(auth.number, "N"),
+                  note.dedup_key.replace(f":{auth.pk}:", ":ID:"), note.email_status, note.link, note.created_at,
+                  note.next_attempt_at)
+        auth.refresh_from_db()
+        alvara.refresh_from_db()
+        return audit, notice, (auth.status, auth.status_reason, auth.status_changed_at, auth.suspended_until,
+                               alvara.status, alvara.status_reason)
+
+    a1, (v1,) = issue_authorization(valid_from=date(2025, 5, 1))
+    assert jobs.expire_grants(set_based=False).changed == 2
+    a2, (v2,) = issue_authorization(valid_from=date(2025, 5, 1))
+    assert jobs.expire_grants(set_based=True).changed == 2
+    first, second = outcome(a1, v1), outcome(a2, v2)
+    for one, two in zip(first, second, strict=True):
+        assert one == two
+    assert Notification.objects.filter(created_at__lte=timezone.now(), email_status="pending").count() == 2
