@@ -127,19 +127,6 @@ def _dashboard() -> str:
     return reverse("dashboard")
 
 
-def _audit_rows(object_type: str, rows: list[tuple], action: str, to_state: str, reason: str,
-                data: Callable[[tuple], dict]) -> list[AuditEntry]:
-    now = timezone.now()
-    return [
-        AuditEntry(
-            at=now, actor=None, actor_label="sistema", object_type=object_type, object_id=str(row[0]),
-            object_repr=row[1][:300], action=action, from_state=row[2], to_state=to_state,
-            reason=reason, data=data(row),
-        )
-        for row in rows
-    ]
-
-
 def current_job_run(name: str) -> JobRun | None:
     """The run of ``name`` in progress (created by ``portal.jobs.run_job``)."""
     return JobRun.objects.filter(name=name, finished_at__isnull=True).order_by("-id").first()
@@ -208,23 +195,28 @@ def expire_grants(today: date | None = None, *, chunk: int = CHUNK, set_based: b
             held = _held_by_renewal(pack, [r[0] for r in rows])
             rows = [r for r in rows if r[0] not in held]
             if rows:
+                cascaded = Alvara.objects.filter(
+                    authorization_id__in=[r[0] for r in rows], status__in=ALVARA_OPEN
+                ).count()
                 result.authorizations += _expire_authorization_rows(rows)
-                result.alvaras += _expire_alvara_rows(
-                    Alvara.objects.filter(authorization_id__in=[r[0] for r in rows]), cascaded=True
-                )
+                result.alvaras += cascaded
     after = 0
     while True:  # alvarás with a validity of their own (the grant is still current)
         with transaction.atomic():
-            ids = list(
+            pairs = list(
                 Alvara.objects.select_for_update()
                 .filter(status__in=ALVARA_OPEN, valid_until__lt=today, pk__gt=after)
                 .order_by("pk")
-                .values_list("pk", flat=True)[:chunk]
+                .values_list("pk", "authorization_id")[:chunk]
             )
-            if not ids:
+            if not pairs:
                 break
-            after = ids[-1]
-            result.alvaras += _expire_alvara_rows(Alvara.objects.filter(pk__in=ids), cascaded=False)
+            after = pairs[-1][0]
+            # an alvará stays valid with its grant while a renewal filed in time is undecided
+            held = _held_by_renewal(pack, sorted({auth_id for _, auth_id in pairs}))
+            ids = [pk for pk, auth_id in pairs if auth_id not in held]
+            if ids:
+                result.alvaras += _expire_alvara_rows(Alvara.objects.filter(pk__in=ids))
     return result
 
 
@@ -233,10 +225,12 @@ _DIALECTS = {
     "sqlite": {
         "json": "json_object('valid_until', {col}, 'job', 'expire_grants')",
         "br_date": "strftime('%%d/%%m/%%Y', {col})",
+        "empty_json": "%s",
     },
     "postgresql": {
         "json": "jsonb_build_object('valid_until', CAST({col} AS TEXT), 'job', 'expire_grants')",
         "br_date": "to_char({col}, 'DD/MM/YYYY')",
+        "empty_json": "CAST(%s AS jsonb)",
     },
 }
 AUTH_NOTICE_SUBJECT = "{act} nº {number} expirou"
@@ -293,8 +287,8 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
                 f"INSERT INTO {audit_t} (at, actor_id, actor_label, object_type, object_id, object_repr, action, "  # noqa: S608 (model table names; values are parameters)
                 "from_state, to_state, reason, data) "
                 f"SELECT %s, NULL, %s, %s, CAST(v.id AS TEXT), SUBSTR(v.doc_name || %s || v.number, 1, 300), %s, "
-                f"v.status, %s, %s, {dialect['json'].format(col='v.valid_until')} FROM {alv_t} v WHERE {alv_where} ORDER BY v.id",
-                [at, "sistema", "licensing.alvara", " nº ", "alvara_status", str(AlvaraStatus.EXPIRED), EXPIRY_REASON, *alv_params],
+                f"v.status, %s, %s, {dialect['empty_json']} FROM {alv_t} v WHERE {alv_where} ORDER BY v.id",
+                [at, "sistema", "licensing.alvara", " nº ", "alvara_status", str(AlvaraStatus.EXPIRED), EXPIRY_REASON, "{}", *alv_params],
             )
             cursor.execute(
                 f"UPDATE {alv_t} SET status = %s, status_reason = %s WHERE id IN (SELECT v.id FROM {alv_t} v WHERE {alv_where})",  # noqa: S608 (model table names; values are parameters)
@@ -333,86 +327,64 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
         if noticed > DISPATCH_ONE_BY_ONE:
             transaction.on_commit(lambda: dispatch_pending(None))
         else:
-            keys = list(
-                Notification.objects.filter(
-                    recipient__authorizations__pk__gte=first, recipient__authorizations__pk__lte=last,
-                    created_at=now, dedup_key__startswith="grant-expired:authorization:",
-                    email_status=Notification.Status.PENDING,
-                ).values_list("dedup_key", flat=True).distinct()
-            )
+            expired = Authorization.objects.filter(
+                pk__gte=first, pk__lte=last, status=AuthorizationStatus.EXPIRED, status_changed_at=now
+            ).values_list("pk", "valid_until")
+            keys = [f"grant-expired:authorization:{pk}:{until.isoformat()}" for pk, until in expired]
             transaction.on_commit(lambda: dispatch_pending(keys))
     return grants, alvaras
 
 
+def _authorization_notice(pk: int, act: str, number: str, holder_id: int, valid_until: date, email: str) -> Notice:
+    return Notice(
+        recipient_id=holder_id,
+        subject=AUTH_NOTICE_SUBJECT.format(act=act, number=number),
+        body=AUTH_NOTICE_BODY.format(act=act, number=number, date=_fmt(valid_until)),
+        dedup_key=f"grant-expired:authorization:{pk}:{valid_until.isoformat()}",
+        has_email=bool(email),
+        link=_dashboard(),
+    )
+
+
 def _expire_authorization_rows(rows: list[tuple]) -> int:
-    ids = [r[0] for r in rows]
-    updated = Authorization.objects.filter(pk__in=ids, status__in=CURRENT_STATUSES).update(
-        status=AuthorizationStatus.EXPIRED, status_reason=EXPIRY_REASON,
-        status_changed_at=timezone.now(), suspended_until=None,
-    )
-    AuditEntry.objects.bulk_create(
-        _audit_rows(
-            "licensing.authorization",
-            [(r[0], f"{r[1]} nº {r[3]}", r[2]) + r[3:] for r in rows],
-            "authorization_status", AuthorizationStatus.EXPIRED, EXPIRY_REASON,
-            lambda row: {"valid_until": row[5].isoformat(), "job": "expire_grants"},
-        ),
-        batch_size=1000,
-    )
-    link = _dashboard()
-    notify_many([
-        Notice(
-            recipient_id=r[4],
-            subject=f"{r[1]} nº {r[3]} expirou",
-            body=(f"A validade da {r[1]} nº {r[3]} terminou em {_fmt(r[5])} e ela passou a constar como "
-                  "expirada, com os alvarás vinculados. Para continuar prestando o serviço, peça a "
-                  "renovação ou uma nova outorga no portal."),
-            dedup_key=f"grant-expired:authorization:{r[0]}:{r[5].isoformat()}",
-            has_email=bool(r[6]),
-            link=link,
+    """Row by row through ``authorization_set_status`` (which cascades to the alvarás)."""
+    from licensing.services import authorization_set_status
+
+    for pk, _act, _status, _number, _holder, valid_until, _email in rows:
+        authorization_set_status(
+            actor=None, authorization=Authorization(pk=pk), to=AuthorizationStatus.EXPIRED, reason=EXPIRY_REASON,
+            data={"valid_until": valid_until.isoformat(), "job": "expire_grants"},
         )
-        for r in rows
-    ])
-    return updated
+    notify_many([_authorization_notice(r[0], r[1], r[3], r[4], r[5], r[6]) for r in rows])
+    return len(rows)
 
 
-def _expire_alvara_rows(queryset, *, cascaded: bool) -> int:
+def _expire_alvara_rows(queryset) -> int:
+    """Alvarás whose own validity ended while the grant is current: through ``alvara_set_status``."""
+    from licensing.services import alvara_set_status
+
     rows = list(
         queryset.select_for_update()
         .filter(status__in=ALVARA_OPEN)
         .order_by("pk")
-        .values_list("pk", "doc_name", "status", "number", "person_id", "valid_until", "person__email")
+        .values_list("pk", "doc_name", "number", "person_id", "valid_until", "person__email")
     )
-    if not rows:
-        return 0
-    reason = EXPIRY_REASON
-    updated = Alvara.objects.filter(pk__in=[r[0] for r in rows], status__in=ALVARA_OPEN).update(
-        status=AlvaraStatus.EXPIRED, status_reason=reason
-    )
-    AuditEntry.objects.bulk_create(
-        _audit_rows(
-            "licensing.alvara",
-            [(r[0], f"{r[1]} nº {r[3]}", r[2]) + r[3:] for r in rows],
-            "alvara_status", AlvaraStatus.EXPIRED, reason,
-            lambda row: {"valid_until": row[5].isoformat(), "job": "expire_grants"},
-        ),
-        batch_size=1000,
-    )
-    if not cascaded:  # the holder of an expired grant was already told, alvarás included
-        link = _dashboard()
-        notify_many([
-            Notice(
-                recipient_id=r[4],
-                subject=f"{r[1]} nº {r[3]} expirou",
-                body=(f"A validade do {r[1]} nº {r[3]} terminou em {_fmt(r[5])} e ele passou a constar "
-                      "como expirado. Peça a renovação no portal antes de voltar a circular."),
-                dedup_key=f"grant-expired:alvara:{r[0]}:{r[5].isoformat()}",
-                has_email=bool(r[6]),
-                link=link,
-            )
-            for r in rows
-        ])
-    return updated
+    for row in rows:
+        alvara_set_status(actor=None, alvara=Alvara(pk=row[0]), to=AlvaraStatus.EXPIRED, reason=EXPIRY_REASON)
+    link = _dashboard()
+    notify_many([
+        Notice(
+            recipient_id=person_id,
+            subject=f"{doc_name} nº {number} expirou",
+            body=(f"A validade do {doc_name} nº {number} terminou em {_fmt(valid_until)} e ele passou a constar "
+                  "como expirado. Peça a renovação no portal antes de voltar a circular."),
+            dedup_key=f"grant-expired:alvara:{pk}:{valid_until.isoformat()}",
+            has_email=bool(email),
+            link=link,
+        )
+        for pk, doc_name, number, person_id, valid_until, email in rows
+    ])
+    return len(rows)
 
 
 # --- renewal reminders -----------------------------------------------------------------------

@@ -130,11 +130,12 @@ def test_alvara_with_its_own_validity_expires_alone(itagiba, monkeypatch):
 def test_renewal_filed_in_time_keeps_the_grant_where_the_pack_says(load_pack, monkeypatch):
     at_utc(monkeypatch, 2026, 6, 1, 12, 0)
     load_pack("itagiba")  # renewal.keeps_valid_until_decided (art. 18 §6)
-    waiting, _ = issue_authorization(valid_from=date(2025, 5, 1))
+    waiting, (waiting_alvara,) = issue_authorization(valid_from=date(2025, 5, 1))
     other, _ = issue_authorization(valid_from=date(2025, 5, 1))
     monkeypatch.setattr(jobs, "_RENEWAL_HOLDS", [lambda ids: {waiting.pk} & set(ids)])
     assert jobs.expire_grants().authorizations == 1
     assert Authorization.objects.get(pk=waiting.pk).status == "active"
+    assert Alvara.objects.get(pk=waiting_alvara.pk).status == "active"  # circulates while it waits
     assert Authorization.objects.get(pk=other.pk).status == "expired"
 
 
@@ -149,14 +150,19 @@ def test_without_the_pack_rule_a_pending_renewal_does_not_hold(load_pack, monkey
 
 
 @pytest.mark.django_db
-def test_expiry_in_chunks_covers_every_row(itagiba, monkeypatch):
+@pytest.mark.parametrize("set_based", [True, False], ids=["set-based", "row-by-row"])
+def test_expiry_in_chunks_covers_every_row(itagiba, monkeypatch, set_based):
     at_utc(monkeypatch, 2026, 6, 1, 12, 0)
-    for _ in range(5):
+    for _ in range(12):
         issue_authorization(valid_from=date(2025, 5, 1))
-    result = jobs.expire_grants(chunk=2)
-    assert (result.authorizations, result.alvaras) == (5, 5)
-    assert Notification.objects.count() == 5
-    assert jobs.expire_grants(chunk=2).changed == 0
+    monkeypatch.setattr(jobs, "SET_CHUNK_FACTOR", 1)
+    held = Authorization.objects.order_by("pk").values_list("pk", flat=True)[4]
+    monkeypatch.setattr(jobs, "_RENEWAL_HOLDS", [lambda ids: {held} & set(ids)])
+    result = jobs.expire_grants(chunk=5, set_based=set_based)
+    assert (result.authorizations, result.alvaras) == (11, 11)
+    assert Notification.objects.count() == 11
+    assert Authorization.objects.get(pk=held).status == "active"
+    assert jobs.expire_grants(chunk=5, set_based=set_based).changed == 0
 
 
 # --- renewal reminders -----------------------------------------------------------------------
@@ -361,7 +367,7 @@ def test_set_based_expiry_writes_what_the_row_by_row_path_writes(itagiba, monkey
             object_id__in=[str(auth.pk), str(alvara.pk)], action__in=["authorization_status", "alvara_status"]
         ).order_by("object_type")
         audit = [(e.object_type, e.object_repr.replace(auth.number, "N").replace(alvara.number, "N"), e.action,
-                  e.from_state, e.to_state, e.reason, e.actor_label, e.at, e.data) for e in entries]
+                  e.from_state, e.to_state, e.reason, e.actor_label, e.data) for e in entries]
         note = Notification.objects.get(recipient=auth.holder)
         notice = (note.subject.replace(auth.number, "N"), note.body.replace(auth.number, "N"),
                   note.dedup_key.replace(f":{auth.pk}:", ":ID:"), note.email_status, note.link, note.created_at,
