@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import time
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -15,6 +17,8 @@ from portal.models import Notification
 
 logger = logging.getLogger(__name__)
 MAX_ATTEMPTS = 6
+# Above this many e-mails after one commit, one outbox drain is queued instead of one task each.
+DISPATCH_ONE_BY_ONE = 50
 
 
 def notify(*, recipient, subject: str, body: str, link: str = "", dedup_key: str | None = None) -> Notification | None:
@@ -49,6 +53,75 @@ def _dispatch(notification_id: int) -> None:
         send_notification_email.delay(notification_id)
     except Exception:  # broker unreachable: the outbox job will send it
         logger.warning("Fila indisponível; notificação %s fica no outbox.", notification_id)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One notice of a batch (see ``notify_many``); ``dedup_key`` is required there."""
+
+    recipient_id: int
+    subject: str
+    body: str
+    dedup_key: str
+    has_email: bool
+    link: str = ""
+
+
+def notify_many(notices: list[Notice]) -> int:
+    """Record many notices at once (bulk insert), each at most once by its ``dedup_key``.
+
+    Call it inside the transaction of the change: the rows commit with it, and the e-mails
+    are dispatched after the commit (one task each for a few, one outbox drain for many).
+    Returns how many notices were new.
+    """
+    if not notices:
+        return 0
+    by_key = {n.dedup_key: n for n in notices}
+    existing = set(
+        Notification.objects.filter(dedup_key__in=list(by_key)).values_list("dedup_key", flat=True)
+    )
+    fresh = [n for key, n in by_key.items() if key not in existing]
+    if not fresh:
+        return 0
+    now = timezone.now()
+    Notification.objects.bulk_create(
+        [
+            Notification(
+                recipient_id=n.recipient_id,
+                subject=n.subject[:200],
+                body=n.body,
+                link=n.link,
+                dedup_key=n.dedup_key,
+                created_at=now,
+                next_attempt_at=now,
+                email_status=Notification.Status.PENDING if n.has_email else Notification.Status.SKIPPED,
+            )
+            for n in fresh
+        ],
+        batch_size=1000,
+        ignore_conflicts=True,
+    )
+    keys = [n.dedup_key for n in fresh if n.has_email]
+    if keys:
+        transaction.on_commit(lambda: dispatch_pending(keys))
+    return len(fresh)
+
+
+def dispatch_pending(dedup_keys: list[str] | None) -> None:
+    """Queue the e-mails of notices recorded in bulk (after their commit); ``None`` = many."""
+    if dedup_keys is None or len(dedup_keys) > DISPATCH_ONE_BY_ONE:
+        from portal.tasks import drain_outbox as drain_task
+
+        try:
+            drain_task.delay()
+        except Exception:  # broker unreachable: the periodic drain sends them
+            logger.warning("Fila indisponível; as notificações ficam no outbox.")
+        return
+    ids = Notification.objects.filter(
+        dedup_key__in=dedup_keys, email_status=Notification.Status.PENDING
+    ).values_list("id", flat=True)
+    for pk in ids:
+        _dispatch(pk)
 
 
 def send_email_now(notification_id: int) -> bool:
@@ -86,13 +159,23 @@ def send_email_now(notification_id: int) -> bool:
         return True
 
 
-def drain_outbox(limit: int = 200) -> int:
-    """Send pending e-mails whose time has come. Returns how many were sent."""
-    ids = list(
-        Notification.objects.filter(
-            email_status=Notification.Status.PENDING, next_attempt_at__lte=timezone.now()
+def drain_outbox(limit: int = 200, budget_seconds: float = 45.0) -> int:
+    """Send pending e-mails whose time has come, in batches of ``limit`` while the time
+    budget lasts (the job runs every minute). Returns how many were sent."""
+    started = time.monotonic()
+    sent = 0
+    after = 0
+    while True:
+        ids = list(
+            Notification.objects.filter(
+                email_status=Notification.Status.PENDING, next_attempt_at__lte=timezone.now(), id__gt=after
+            )
+            .order_by("id")
+            .values_list("id", flat=True)[:limit]
         )
-        .order_by("id")
-        .values_list("id", flat=True)[:limit]
-    )
-    return sum(1 for pk in ids if send_email_now(pk))
+        if not ids:
+            return sent
+        sent += sum(1 for pk in ids if send_email_now(pk))
+        after = ids[-1]
+        if time.monotonic() - started > budget_seconds:
+            return sent

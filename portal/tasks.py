@@ -1,6 +1,9 @@
-"""Background jobs of the base: the e-mail outbox."""
+"""Background jobs of the base: the e-mail outbox, and a ping to check a worker end to end."""
 
 from __future__ import annotations
+
+import os
+import time
 
 from celery import shared_task
 
@@ -17,3 +20,19 @@ def send_notification_email(notification_id: int) -> bool:
 @shared_task(acks_late=True)
 def drain_outbox() -> int:
     return run_job("drain_outbox", _drain_outbox)
+
+
+@shared_task(acks_late=True)
+def ping(token: str, seconds: float = 0.0) -> str:
+    """Check a worker end to end without the database: counts each start and completion of
+    ``token`` in the cache (Redis when configured) and records the pid that ran it."""
+    from django.core.cache import cache
+
+    prefix = f"ping:{token}"
+    cache.add(f"{prefix}:started", 0, timeout=3600)
+    cache.incr(f"{prefix}:started")
+    cache.set(f"{prefix}:pid", os.getpid(), timeout=3600)
+    time.sleep(max(0.0, min(float(seconds), 60.0)))
+    cache.add(f"{prefix}:done", 0, timeout=3600)
+    cache.incr(f"{prefix}:done")
+    return token

@@ -47,6 +47,7 @@ urlpatterns = [
     path("", include("tariffs.urls")),
     path("", include("fleet.urls")),
     path("", include("portal.public.urls")),
+    path("", include("portal.ops_urls")),
 ]
 
 handler403 = "portal.errors.permission_denied"

@@ -1,0 +1,128 @@
+"""The expiry job over 40.000 authorizations, as a ratio to one raw SQL UPDATE of the same rows.
+
+Runs on a throw-away test database: in-memory SQLite by default, or PostgreSQL when
+BENCH_DATABASE_URL is set (a database ``test_<name>`` is created and dropped). The job does
+more than the UPDATE — one audit row and one notice per authorization — and the target is
+to stay within 3× of the bare UPDATE. Usage: ``python bench/bench_jobs.py [N]``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 40_000
+TARGET = 3.0
+
+os.environ["PORTAL_TESTING"] = "1"
+os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix="bench-jobs-")
+os.environ.pop("REDIS_URL", None)  # never leave bench messages on a shared broker
+if os.environ.get("BENCH_DATABASE_URL"):
+    os.environ["DATABASE_URL"] = os.environ["BENCH_DATABASE_URL"]
+else:
+    os.environ.pop("DATABASE_URL", None)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+def build(pack) -> None:
+    from licensing.models import Authorization
+    from portal.models import Notification
+
+    User = get_user_model()
+    today = pack.today()
+    User.objects.bulk_create(
+        [User(username=f"bench{i:06d}", email=f"bench{i:06d}@example.org", password="!") for i in range(N)],
+        batch_size=5000,
+    )
+    holders = list(User.objects.filter(username__startswith="bench").order_by("pk").values_list("pk", flat=True))
+    modality = next(iter(pack.modalities))
+    Authorization.objects.bulk_create(
+        [
+            Authorization(
+                number=f"{i % 1000:03d}/{1000 + i // 1000}", act_name="Autorização", modality=modality,
+                holder_id=holder, valid_from=today - timedelta(days=365),
+                valid_until=today - timedelta(days=1 + i % 30), verification_code=f"B{i:013d}",
+                legal_basis="bench",
+            )
+            for i, holder in enumerate(holders)
+        ],
+        batch_size=5000,
+    )
+    assert Authorization.objects.count() == N and Notification.objects.count() == 0
+
+
+def raw_update(today) -> float:
+    """One UPDATE of the same rows, rolled back so that the job then finds them."""
+    best = float("inf")
+    for _ in range(2):
+        with transaction.atomic():
+            started = time.perf_counter()
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "UPDATE licensing_authorization SET status = %s, status_reason = %s, status_changed_at = %s "
+                    "WHERE status IN (%s, %s) AND valid_until < %s",
+                    ["expired", "Prazo de validade encerrado", timezone.now(), "active", "suspended", today],
+                )
+                assert cursor.rowcount == N, cursor.rowcount
+            best = min(best, time.perf_counter() - started)
+            transaction.set_rollback(True)
+    return best
+
+
+def main() -> int:
+    from licensing import jobs
+    from licensing.models import Authorization
+    from portal import regulation
+    from portal.celery import app
+    from portal.models import AuditEntry, Notification
+
+    app.conf.task_always_eager = False  # e-mails are the worker's business, not the job's
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        regulation.load_pack(regulation.available_packs()[0])
+        pack = regulation.current()
+        started = time.perf_counter()
+        build(pack)
+        print(f"base: {N} autorizações vencidas em {time.perf_counter() - started:.1f} s ({connection.vendor})")
+        baseline = raw_update(pack.today())
+        started = time.perf_counter()
+        result = jobs.expire_grants()
+        job = time.perf_counter() - started
+        assert result.authorizations == N, result
+        assert Authorization.objects.filter(status="expired").count() == N
+        assert AuditEntry.objects.filter(action="authorization_status").count() == N
+        assert Notification.objects.count() == N
+        started = time.perf_counter()
+        again = jobs.expire_grants()
+        second = time.perf_counter() - started
+        assert again.changed == 0 and Notification.objects.count() == N
+        ratio = job / baseline
+        print(f"UPDATE bruto: {baseline * 1000:.0f} ms")
+        print(f"tarefa de expiração (UPDATE + {N} auditorias + {N} avisos): {job * 1000:.0f} ms")
+        print(f"razão tarefa / UPDATE: {ratio:.2f}× (meta ≤ {TARGET:.0f}×) {'OK' if ratio <= TARGET else 'ACIMA DA META'}")
+        print(f"segunda execução (nada a fazer): {second * 1000:.0f} ms")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

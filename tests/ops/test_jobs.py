@@ -1,0 +1,387 @@
+"""Grant jobs: expiry, renewal reminders, vehicle age, quota. Each job is run twice."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from licensing import jobs, tasks
+from licensing.models import Alvara, AlvaraStatus, Authorization, AuthorizationStatus
+from licensing.rules import add_years
+from licensing.services import authorization_set_status
+from portal.models import AuditEntry, JobRun, Notification
+from tests.factories import UserFactory, VehicleFactory, issue_authorization
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """Run the after-commit callbacks (e-mail dispatch) of the block, as a real commit would."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+def at_utc(monkeypatch, *args):
+    """Freeze django.utils.timezone.now at a UTC instant."""
+    instant = datetime(*args, tzinfo=UTC)
+    monkeypatch.setattr(timezone, "now", lambda: instant)
+    return instant
+
+
+def footprint():
+    return (
+        list(Authorization.objects.order_by("pk").values_list("pk", "status")),
+        list(Alvara.objects.order_by("pk").values_list("pk", "status")),
+        AuditEntry.objects.count(),
+        Notification.objects.count(),
+        len(mail.outbox),
+    )
+
+
+# --- pure rules ------------------------------------------------------------------------------
+def test_is_expired_only_after_the_last_valid_day():
+    assert not jobs.is_expired(date(2026, 5, 9), date(2026, 5, 9))
+    assert jobs.is_expired(date(2026, 5, 9), date(2026, 5, 10))
+
+
+@pytest.mark.parametrize("left,expected", [(61, None), (60, 60), (45, 60), (30, 30), (8, 30), (7, 7), (0, 7), (-1, None)])
+def test_reminder_threshold(left, expected):
+    assert jobs.reminder_threshold(left, [60, 30, 7]) == expected
+
+
+def test_vehicle_age_by_basis():
+    on = date(2026, 5, 10)
+    assert jobs.vehicle_age_years("manufacture_year", 2019, None, on) == 7
+    assert jobs.vehicle_age_years("first_registration", 2017, date(2018, 5, 10), on) == 8
+    assert jobs.vehicle_age_years("first_registration", 2017, date(2018, 5, 11), on) == 7
+    assert jobs.vehicle_age_years("first_registration", 2017, None, on) == 9  # no CRLV date: year
+    assert jobs.reached_max_age(8, 8) and not jobs.reached_max_age(7, 8)
+
+
+# --- expiry ----------------------------------------------------------------------------------
+@pytest.mark.django_db
+def test_alvara_valid_until_today_is_not_expired_today_and_is_tomorrow(itagiba, monkeypatch, committed):
+    # Itagibá (America/Bahia, UTC-3): grant and alvará of 1 year, valid through 09/05/2026.
+    auth, (alvara,) = issue_authorization(valid_from=date(2025, 5, 10))
+    assert auth.valid_until == alvara.valid_until == date(2026, 5, 9)
+
+    for instant in [(2026, 5, 9, 12, 0), (2026, 5, 10, 0, 30), (2026, 5, 10, 2, 59, 59)]:
+        at_utc(monkeypatch, *instant)  # still 09/05 in Itagibá, although 10/05 in UTC
+        assert tasks.expire_grants() == 0
+        auth.refresh_from_db()
+        assert auth.status == AuthorizationStatus.ACTIVE
+
+    at_utc(monkeypatch, 2026, 5, 10, 3, 0)  # 00:00 of 10/05 in Itagibá
+    with committed():
+        assert tasks.expire_grants() == 2
+    auth.refresh_from_db()
+    alvara.refresh_from_db()
+    assert auth.status == AuthorizationStatus.EXPIRED and alvara.status == AlvaraStatus.EXPIRED
+    history = AuditEntry.objects.filter(action__in=["authorization_status", "alvara_status"], to_state="expired")
+    assert {(e.object_type, e.from_state, e.actor_label) for e in history} == {
+        ("licensing.authorization", "active", "sistema"), ("licensing.alvara", "active", "sistema"),
+    }
+    notice = Notification.objects.get(recipient=auth.holder)
+    assert "expirou" in notice.subject and "09/05/2026" in notice.body
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == [auth.holder.email]
+
+    before = footprint()
+    with committed():
+        assert tasks.expire_grants() == 0  # second run: nothing changes, nothing is sent
+    assert footprint() == before
+    assert list(JobRun.objects.filter(name="licensing.expire_grants").order_by("id").values_list("changed", flat=True))[-2:] == [2, 0]
+
+
+@pytest.mark.django_db
+def test_suspended_grant_expires_and_final_ones_do_not(itagiba, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+    suspended, _ = issue_authorization(valid_from=date(2025, 5, 1))
+    authorization_set_status(actor=None, authorization=suspended, to=AuthorizationStatus.SUSPENDED,
+                             reason="Penalidade", suspended_until=date(2026, 7, 1))
+    cassada, _ = issue_authorization(valid_from=date(2025, 5, 1))
+    authorization_set_status(actor=None, authorization=cassada, to=AuthorizationStatus.CASSADA, reason="Cassação")
+    current, _ = issue_authorization(valid_from=date(2026, 1, 1))
+    result = jobs.expire_grants()
+    assert (result.authorizations, result.alvaras) == (1, 1)
+    statuses = dict(Authorization.objects.values_list("pk", "status"))
+    assert statuses == {suspended.pk: "expired", cassada.pk: "cassada", current.pk: "active"}
+    assert Authorization.objects.get(pk=suspended.pk).suspended_until is None
+
+
+@pytest.mark.django_db
+def test_alvara_with_its_own_validity_expires_alone(itagiba, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+    auth, (alvara,) = issue_authorization(valid_from=date(2026, 1, 1))
+    Alvara.objects.filter(pk=alvara.pk).update(valid_until=date(2026, 5, 31))
+    assert jobs.expire_grants().changed == 1
+    alvara.refresh_from_db()
+    auth.refresh_from_db()
+    assert alvara.status == "expired" and auth.status == "active"
+    assert Notification.objects.filter(recipient=alvara.person, dedup_key__startswith="grant-expired:alvara:").count() == 1
+    assert jobs.expire_grants().changed == 0
+    assert Notification.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_renewal_filed_in_time_keeps_the_grant_where_the_pack_says(load_pack, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+    load_pack("itagiba")  # renewal.keeps_valid_until_decided (art. 18 §6)
+    waiting, (waiting_alvara,) = issue_authorization(valid_from=date(2025, 5, 1))
+    other, _ = issue_authorization(valid_from=date(2025, 5, 1))
+    monkeypatch.setattr(jobs, "_RENEWAL_HOLDS", [lambda ids: {waiting.pk} & set(ids)])
+    assert jobs.expire_grants().authorizations == 1
+    assert Authorization.objects.get(pk=waiting.pk).status == "active"
+    assert Alvara.objects.get(pk=waiting_alvara.pk).status == "active"  # circulates while it waits
+    assert Authorization.objects.get(pk=other.pk).status == "expired"
+
+
+@pytest.mark.django_db
+def test_without_the_pack_rule_a_pending_renewal_does_not_hold(load_pack, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+    load_pack("arapora")
+    auth, _ = issue_authorization(valid_from=date(2022, 5, 1))  # 4 years: until 30/04/2026
+    monkeypatch.setattr(jobs, "_RENEWAL_HOLDS", [lambda ids: set(ids)])
+    assert jobs.expire_grants().authorizations == 1
+    assert Authorization.objects.get(pk=auth.pk).status == "expired"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("set_based", [True, False], ids=["set-based", "row-by-row"])
+def test_expiry_in_chunks_covers_every_row(itagiba, monkeypatch, set_based):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+    for _ in range(12):
+        issue_authorization(valid_from=date(2025, 5, 1))
+    monkeypatch.setattr(jobs, "SET_CHUNK_FACTOR", 1)
+    held = Authorization.objects.order_by("pk").values_list("pk", flat=True)[4]
+    monkeypatch.setattr(jobs, "_RENEWAL_HOLDS", [lambda ids: {held} & set(ids)])
+    result = jobs.expire_grants(chunk=5, set_based=set_based)
+    assert (result.authorizations, result.alvaras) == (11, 11)
+    assert Notification.objects.count() == 11
+    assert Authorization.objects.get(pk=held).status == "active"
+    assert jobs.expire_grants(chunk=5, set_based=set_based).changed == 0
+
+
+# --- renewal reminders -----------------------------------------------------------------------
+@pytest.mark.django_db
+def test_reminders_at_60_30_and_7_days_each_once(itagiba, monkeypatch, committed):
+    auth, _ = issue_authorization(valid_from=date(2025, 9, 1))  # valid through 31/08/2026
+    expected = []
+    for days_left, sent in [(61, 0), (60, 1), (59, 0), (45, 0), (30, 1), (29, 0), (7, 1), (1, 0), (0, 0)]:
+        day = date(2026, 8, 31) - timedelta(days=days_left)
+        at_utc(monkeypatch, day.year, day.month, day.day, 15, 0)
+        with committed():
+            assert tasks.send_renewal_reminders() == sent, days_left
+            assert tasks.send_renewal_reminders() == 0  # second run the same day
+        if sent:
+            expected.append(days_left)
+    notes = Notification.objects.filter(recipient=auth.holder).order_by("id")
+    assert [n.dedup_key.rsplit(":", 1)[1] for n in notes] == ["60", "30", "7"]
+    assert "vence em 31/08/2026" in notes[0].subject and "Faltam 60 dia(s)" in notes[0].body
+    assert len(mail.outbox) == 3
+
+
+@pytest.mark.django_db
+def test_a_missed_reminder_is_not_sent_late(itagiba, monkeypatch):
+    auth, _ = issue_authorization(valid_from=date(2025, 9, 1))
+    at_utc(monkeypatch, 2026, 8, 21, 15, 0)  # 10 days left: only the 30-day reminder is due
+    assert jobs.send_renewal_reminders() == 1
+    assert Notification.objects.get().dedup_key.endswith(":30")
+
+
+@pytest.mark.django_db
+def test_reminder_days_are_configurable(itagiba, monkeypatch, settings):
+    settings.RENEWAL_REMINDER_DAYS = "15"
+    issue_authorization(valid_from=date(2025, 9, 1))
+    at_utc(monkeypatch, 2026, 8, 1, 15, 0)  # 30 days left
+    assert jobs.send_renewal_reminders() == 0
+    at_utc(monkeypatch, 2026, 8, 16, 15, 0)  # 15 days left
+    assert jobs.send_renewal_reminders() == 1
+    assert jobs.reminder_days(itagiba) == [15]
+
+
+@pytest.mark.django_db
+def test_reminder_days_default(itagiba, settings):
+    settings.RENEWAL_REMINDER_DAYS = None
+    assert jobs.reminder_days(itagiba) == [60, 30, 7]
+
+
+# --- vehicle age -----------------------------------------------------------------------------
+@pytest.mark.django_db
+def test_vehicle_reaching_max_age_gets_one_notice_a_year(itagiba, clerk, web, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 15, 0)
+    today = date(2026, 6, 1)
+    old = VehicleFactory(manufacture_year=2017, first_registration_date=add_years(today, -8))  # 8 years today
+    young = VehicleFactory(manufacture_year=2017, first_registration_date=add_years(today, -8) + timedelta(days=1))
+    moto = VehicleFactory(manufacture_year=2016, first_registration_date=date(2016, 1, 1), kind="motorcycle")
+    a_old, _ = issue_authorization(vehicle=old, valid_from=date(2026, 1, 1))
+    issue_authorization(vehicle=young, valid_from=date(2026, 1, 1))
+    a_moto, _ = issue_authorization(vehicle=moto, modality="mototaxi", valid_from=date(2026, 1, 1))
+
+    assert tasks.check_vehicle_ages() == 2
+    note = Notification.objects.get(recipient=a_old.holder)
+    assert old.display_plate in note.subject and "art. 13, II" in note.body and "8 ano(s)" in note.body
+    assert Notification.objects.filter(recipient=a_moto.holder).count() == 1
+    before = footprint()
+    assert tasks.check_vehicle_ages() == 0
+    assert footprint() == before
+
+    page = web(clerk).get(reverse("ops-aged-vehicles")).content.decode()
+    assert old.display_plate in page and moto.display_plate in page and young.display_plate not in page
+    assert "acima do limite" in page  # the motorcycle is 10 years old
+
+    at_utc(monkeypatch, 2027, 1, 2, 15, 0)  # a new year: one more notice per vehicle
+    assert jobs.check_vehicle_ages() == 3  # the young one reached 8 years meanwhile too
+
+
+@pytest.mark.django_db
+def test_vehicle_age_by_manufacture_year(alegre, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 15, 0)
+    aged, _ = issue_authorization(vehicle=VehicleFactory(manufacture_year=2019))  # 7 years (max 7)
+    issue_authorization(vehicle=VehicleFactory(manufacture_year=2020))
+    assert jobs.check_vehicle_ages() == 1
+    assert Notification.objects.get().recipient == aged.holder
+
+
+@pytest.mark.django_db
+def test_aged_vehicle_list_queries_are_constant(alegre, clerk, web, django_assert_num_queries, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 15, 0)
+    client = web(clerk)
+    issue_authorization(vehicle=VehicleFactory(manufacture_year=2010))
+    client.get(reverse("ops-aged-vehicles"))  # warm the caches (pack, session)
+    with django_assert_num_queries(_count(client, "ops-aged-vehicles")) as one:
+        client.get(reverse("ops-aged-vehicles"))
+    for _ in range(29):
+        issue_authorization(vehicle=VehicleFactory(manufacture_year=2010))
+    with django_assert_num_queries(len(one.captured_queries)):
+        body = client.get(reverse("ops-aged-vehicles")).content.decode()
+    assert body.count("<tr>") == 31  # header + 30 rows
+
+
+def _count(client, name) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(reverse(name))
+    return len(ctx.captured_queries)
+
+
+# --- quota -----------------------------------------------------------------------------------
+@pytest.mark.django_db
+def test_quota_exceeded_flags_once_per_state(load_pack, clerk, monkeypatch):
+    load_pack("itagiba", population=1999)  # taxi: floor(1999 / 1000) = 1 slot
+    issue_authorization()
+    assert tasks.check_quotas() == 0  # 1 grant, 1 slot: fine
+    issue_authorization()
+    assert tasks.check_quotas() == 1
+    note = Notification.objects.get(recipient=clerk)
+    assert "Táxi" in note.subject and "2 outorgas vigentes para 1 vagas" in note.body
+    assert "art. 17, §6" in note.body  # what the pack prescribes: the ranking of renewals
+    run = JobRun.objects.filter(name="licensing.quota_check").latest("id")
+    assert "2 outorgas vigentes para 1 vagas" in run.detail and run.changed == 1
+    assert tasks.check_quotas() == 0
+    assert Notification.objects.count() == 1
+
+    load_pack("itagiba", population=1500)  # a new population: a new state, a new notice
+    assert tasks.check_quotas() == 1
+
+
+@pytest.mark.django_db
+def test_quota_fixed_slots_and_no_clerks(load_pack):
+    load_pack("itagiba")  # mototáxi: 15 slots fixed by act
+    states = {s.modality: s for s in jobs.quota_states()}
+    assert states["mototaxi"].slots == 15 and "art. 4, §3" in states["mototaxi"].legal_basis
+    assert states["taxi"].slots == load_pack("itagiba").population // 1000
+
+
+@pytest.mark.django_db
+def test_quota_check_runs_after_load_regulation(load_pack, clerk):
+    import portal.ops_urls  # noqa: F401  (registers the pack-loaded hook, as the URLconf does)
+
+    load_pack("itagiba", population=1999)
+    issue_authorization()
+    issue_authorization()
+    call_command("load_regulation", "itagiba", "--population", "1500", stdout=io.StringIO())
+    assert Notification.objects.filter(recipient=clerk, subject__startswith="Vagas excedidas").count() == 1
+    assert JobRun.objects.filter(name="licensing.quota_check").count() == 1
+    call_command("load_regulation", "itagiba", "--population", "1500", stdout=io.StringIO())
+    assert Notification.objects.filter(recipient=clerk).count() == 1
+
+
+# --- clerk view of job runs ------------------------------------------------------------------
+@pytest.mark.django_db
+def test_jobs_page_shows_last_runs_changes_and_failures(itagiba, clerk, web, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+    issue_authorization(valid_from=date(2025, 5, 1))
+    tasks.expire_grants()
+    tasks.expire_grants()
+
+    def broken():
+        raise RuntimeError("SMTP fora do ar")
+
+    from portal.jobs import run_job
+
+    with pytest.raises(RuntimeError):
+        run_job("drain_outbox", broken)
+    client = web(clerk)
+    body = client.get(reverse("ops-jobs")).content.decode()
+    assert "Expiração de autorizações e alvarás" in body and "Envio de e-mails pendentes" in body
+    assert "RuntimeError: SMTP fora do ar" in body and "1 falha" in body
+    failures = client.get(reverse("ops-jobs") + "?falhas=1").content.decode()
+    assert failures.count('class="job-failed"') == 2  # in the summary and in the history
+    assert "Tarefas automáticas" in client.get(reverse("dashboard")).content.decode()
+
+
+@pytest.mark.django_db
+def test_jobs_page_queries_are_constant(alegre, clerk, web, django_assert_num_queries):
+    from portal.jobs import run_job
+
+    client = web(clerk)
+    run_job("licensing.expire_grants", lambda: 0)
+    client.get(reverse("ops-jobs"))
+    n = _count(client, "ops-jobs")
+    for i in range(40):
+        run_job("licensing.renewal_reminders" if i % 2 else "licensing.vehicle_age", lambda: 1)
+    with django_assert_num_queries(n):
+        body = client.get(reverse("ops-jobs")).content.decode()
+    assert "Página 1 de 2" in body
+
+
+@pytest.mark.django_db
+def test_applicant_does_not_see_job_pages(alegre, applicant, web):
+    assert web(applicant).get(reverse("ops-jobs")).status_code == 403
+    UserFactory()  # unrelated user, no effect
+    assert web(None).get(reverse("ops-jobs")).status_code == 302
+
+
+@pytest.mark.django_db
+def test_set_based_expiry_writes_what_the_row_by_row_path_writes(itagiba, monkeypatch):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+
+    def outcome(auth, alvara):
+        entries = AuditEntry.objects.filter(
+            object_id__in=[str(auth.pk), str(alvara.pk)], action__in=["authorization_status", "alvara_status"]
+        ).order_by("object_type")
+        audit = [(e.object_type, e.object_repr.replace(auth.number, "N").replace(alvara.number, "N"), e.action,
+                  e.from_state, e.to_state, e.reason, e.actor_label, e.data) for e in entries]
+        note = Notification.objects.get(recipient=auth.holder)
+        notice = (note.subject.replace(auth.number, "N"), note.body.replace(auth.number, "N"),
+                  note.dedup_key.replace(f":{auth.pk}:", ":ID:"), note.email_status, note.link, note.created_at,
+                  note.next_attempt_at)
+        auth.refresh_from_db()
+        alvara.refresh_from_db()
+        return audit, notice, (auth.status, auth.status_reason, auth.status_changed_at, auth.suspended_until,
+                               alvara.status, alvara.status_reason)
+
+    a1, (v1,) = issue_authorization(valid_from=date(2025, 5, 1))
+    assert jobs.expire_grants(set_based=False).changed == 2
+    a2, (v2,) = issue_authorization(valid_from=date(2025, 5, 1))
+    assert jobs.expire_grants(set_based=True).changed == 2
+    first, second = outcome(a1, v1), outcome(a2, v2)
+    for one, two in zip(first, second, strict=True):
+        assert one == two
+    assert Notification.objects.filter(created_at__lte=timezone.now(), email_status="pending").count() == 2
