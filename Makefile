@@ -21,7 +21,7 @@ install: $(STAMP)
 run: install
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_regulation $(PACK)
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo --sample-data
 	DEBUG=$${DEBUG:-1} BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) bash bin/serve
 
 ## make test: install what tests need and run the whole suite (e2e when Chromium is present).

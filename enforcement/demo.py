@@ -9,7 +9,7 @@ from django.utils import timezone
 from portal import regulation
 
 
-def seed_demo(users: dict, stdout) -> None:
+def seed_demo(users: dict, stdout, *, sample_data: bool = False) -> None:
     from enforcement.models import Infraction
     from enforcement.services import infraction_issue, infraction_notify
     from licensing.models import Authorization
@@ -27,8 +27,13 @@ def seed_demo(users: dict, stdout) -> None:
         location="Praça da Matriz (demonstração)", description="Transporte de passageiros sem autorização (demonstração).",
         idempotency_key="demo-auto-1",
     )
-    auth = Authorization.objects.filter(holder=holder, status__in=["active", "suspended"], vehicle__isnull=False).first()
+    auth = (
+        Authorization.objects.filter(status__in=["active", "suspended"], vehicle__isnull=False)
+        .select_related("holder", "vehicle").order_by("pk").first()
+        if sample_data else None
+    )
     if auth is not None:
+        holder = auth.holder
         code = next((i["code"] for i in pack.infractions(auth.modality)), first)
         inf2, created2 = infraction_issue(
             actor=agent, plate=auth.vehicle.plate, infraction_code=code, occurred_at=when,

@@ -60,8 +60,9 @@ def _upload_all(app, actor) -> None:
                             file=ContentFile(DEMO_PDF, name="documento-demo.pdf"))
 
 
-def seed_demo(users: dict, stdout) -> None:
-    """An open call per modality, a draft and a submitted application of the demo requerente, one grant."""
+def seed_demo(users: dict, stdout, *, sample_data: bool = False) -> None:
+    """A draft of the demo requerente; with sample data also an open call per modality, a
+    submitted application and one grant (to another demo person)."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
     from django.utils import timezone
@@ -78,6 +79,14 @@ def seed_demo(users: dict, stdout) -> None:
         return
     today = pack.today()
     modalities = [m for m in ("taxi", "mototaxi") if pack.has_modality(m)]
+    applicant = users["requerente"]
+    if not sample_data:
+        if not Application.objects.filter(applicant=applicant).exists():
+            # an unfinished request: drafts count for nothing until submitted (rules judged then)
+            Application.objects.create(applicant=applicant, kind="new", modality=modalities[0],
+                                       wizard_step="vehicle", bid_amount=_bid(pack, modalities[0]))
+        stdout.write("licenciamento: rascunho de demonstração pronto.")
+        return
     for m in modalities:
         services.call_open(actor=users.get("atendente"), modality=m, start=today.replace(day=1),
                            end=today.replace(day=1) + timedelta(days=90), title=f"Edital de demonstração — {pack.modality_label(m)}")

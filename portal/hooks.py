@@ -27,7 +27,12 @@ _DEMO_SEEDS: list[Callable] = []
 
 
 def register_demo_seed(func: Callable) -> Callable:
-    """``func(users: dict[str, User], stdout) -> None``; must be idempotent."""
+    """``func(users: dict[str, User], stdout, *, sample_data: bool) -> None``; idempotent.
+
+    Without ``sample_data`` a seed adds only records that change no rule's outcome (no grant,
+    no open call, nothing counted against a quota), so that a fresh deployment or an
+    acceptance run starts from the law alone. ``make run`` asks for the full sample.
+    """
     if func not in _DEMO_SEEDS:
         _DEMO_SEEDS.append(func)
     return func

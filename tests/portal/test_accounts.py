@@ -117,3 +117,23 @@ def test_session_idle_timeout_logs_out(web, applicant, alegre, settings):
 def test_token_login_by_cpf_formatted_or_email(api, alegre, applicant, login):
     response = api().post("/api/v1/auth/token/", {"username": login, "password": "senha-forte-123"}, format="json")
     assert response.status_code == 200, response.content
+
+
+@pytest.mark.django_db
+def test_seed_demo_alone_changes_no_rule_outcome(alegre, settings):
+    """Without --sample-data: users per role, no open call, no grant counted in the quota."""
+    import io
+
+    from django.core.management import call_command
+
+    from licensing.models import Authorization, Call
+
+    call_command("seed_demo", stdout=io.StringIO())
+    call_command("seed_demo", stdout=io.StringIO())  # idempotent
+    User = get_user_model()
+    for username in ("requerente", "atendente", "agente", "julgador", "admin"):
+        assert User.objects.get(username=username).check_password(settings.DEMO_PASSWORD)
+    assert not Call.objects.exists() and not Authorization.objects.exists()
+    call_command("seed_demo", "--sample-data", stdout=io.StringIO())
+    assert Call.objects.exists() and Authorization.objects.count() == 1
+    assert not Authorization.objects.filter(holder__username="requerente").exists()

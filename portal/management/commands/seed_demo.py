@@ -22,8 +22,14 @@ DEMO_USERS = [
 class Command(BaseCommand):
     help = "Cria usuários de demonstração (um por perfil) e alguns registros. Idempotente."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--sample-data", action="store_true",
+            help="também cria editais abertos, requerimentos em andamento, uma outorga e autos de exemplo",
+        )
+
     @transaction.atomic
-    def handle(self, *args, **options):
+    def handle(self, *args, sample_data: bool = False, **options):
         password = os.environ.get("DEMO_PASSWORD") or settings.DEMO_PASSWORD
         User = get_user_model()
         users = {}
@@ -40,7 +46,7 @@ class Command(BaseCommand):
             user.groups.add(Group.objects.get(name=role))
             users[username] = user
         for seed in demo_seeds():
-            seed(users, self.stdout)
+            seed(users, self.stdout, sample_data=sample_data)
         self.stdout.write(self.style.SUCCESS(
             "Usuários de demonstração prontos: " + ", ".join(u for u, *_ in DEMO_USERS) + " (senha: DEMO_PASSWORD)."
         ))

@@ -1,0 +1,199 @@
+"""The API contract of API.md, exercised as an outside client would (token auth, JSON only).
+
+One journey per pack: sign-up → application → documents → submit → review → vistoria →
+grant → PDFs → verification → quota → auto de infração → notice → defense → judgement.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import date, timedelta
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+NUMBER_RE = re.compile(r"^\d{3,}/\d{4}$")
+
+
+def client(token: str | None = None) -> APIClient:
+    c = APIClient()
+    if token:
+        c.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return c
+
+
+def token_for(username: str, password: str) -> str:
+    r = client().post("/api/v1/auth/token/", {"username": username, "password": password}, format="json")
+    assert r.status_code == 200, r.content
+    return r.json()["token"]
+
+
+@pytest.fixture
+def setup_pack(db, settings):
+    def _setup(slug: str, population: int | None = None):
+        args = ["load_regulation", slug] + (["--population", str(population)] if population else [])
+        call_command(*args, stdout=io.StringIO())
+        today = date.today()
+        for modality in ("taxi", "mototaxi"):
+            try:
+                call_command("open_call", modality, "--start", (today - timedelta(days=5)).isoformat(),
+                             "--end", (today + timedelta(days=25)).isoformat(), stdout=io.StringIO())
+            except Exception:  # the pack may not have the modality
+                pass
+        call_command("seed_demo", stdout=io.StringIO())
+        return {r: token_for(r, settings.DEMO_PASSWORD) for r in ("atendente", "agente", "julgador")}
+
+    return _setup
+
+
+def sign_up(cpf: str, name: str, birth: str = "1985-04-02") -> str:
+    r = client().post("/api/v1/accounts/", {
+        "cpf": cpf, "name": name, "email": f"{cpf}@example.org", "password": "Taxi-seguro-2026",
+        "birth_date": birth, "phone": "27999990000"}, format="json")
+    assert r.status_code == 201, r.content
+    return token_for(cpf, "Taxi-seguro-2026")
+
+
+def application_payload(modality="taxi", *, plate="QRS1A23", year=None, first_reg=None, doors=4, seats=5,
+                        cc=1600, color="branca", cnh_first=None, category="B", aux=None, bid=None):
+    today = date.today()
+    payload = {
+        "kind": "new", "modality": modality,
+        "vehicle": {"plate": plate, "renavam": "63324985450", "make": "Fiat", "model": "Cronos",
+                    "color": color, "manufacture_year": year or today.year - 1,
+                    "first_registration_date": (first_reg or date(today.year - 1, 6, 1)).isoformat(),
+                    "doors": doors, "seats": seats, "engine_cc": cc},
+        "driver": {"cnh_number": "02650306461", "cnh_category": category,
+                   "cnh_first_issued": (cnh_first or date(today.year - 10, 1, 1)).isoformat(), "cnh_ear": True},
+        "auxiliary_drivers": aux or [],
+    }
+    if bid is not None:
+        payload["bid_amount"] = bid
+    return payload
+
+
+def run_grant(tokens, applicant_token, payload):
+    me = client(applicant_token)
+    r = me.post("/api/v1/applications/", payload, format="json")
+    assert r.status_code == 201, r.content
+    body = r.json()
+    assert body["status"] == "draft" and body["required_documents"]
+    app_id = body["id"]
+    for item in body["required_documents"]:
+        assert item["legal_basis"]
+        up = me.post(f"/api/v1/applications/{app_id}/documents/",
+                     {"type": item["code"], "file": io.BytesIO(PDF)}, format="multipart")
+        assert up.status_code == 201, up.content
+        assert up.json()["status"] == "pending"
+    sub = me.post(f"/api/v1/applications/{app_id}/submit/", {}, format="json")
+    assert sub.status_code == 200, sub.content
+    assert sub.json()["status"] == "submitted" and re.match(r"^\d{4}/\d{6}$", sub.json()["protocol"])
+    clerk = client(tokens["atendente"])
+    detail = clerk.get(f"/api/v1/applications/{app_id}/")
+    assert detail.status_code == 200
+    early = clerk.post(f"/api/v1/applications/{app_id}/approve/", {}, format="json")
+    assert early.status_code == 409
+    for doc in detail.json()["documents"]:
+        rv = clerk.post(f"/api/v1/applications/{app_id}/documents/{doc['id']}/review/",
+                        {"accepted": True, "reason": ""}, format="json")
+        assert rv.status_code == 200, rv.content
+    agent_me = client(tokens["agente"]).get("/api/v1/me/").json()
+    sch = clerk.post(f"/api/v1/applications/{app_id}/inspection/",
+                     {"scheduled_for": (date.today() + timedelta(days=1)).isoformat() + "T09:00:00-03:00",
+                      "agent": agent_me["id"]}, format="json")
+    assert sch.status_code in (200, 201), sch.content
+    agent = client(tokens["agente"])
+    insp = agent.get(f"/api/v1/applications/{app_id}/inspection/")
+    assert insp.status_code == 200 and insp.json()["checklist_items"]
+    checklist = {i["code"]: True for i in insp.json()["checklist_items"]}
+    res = agent.post(f"/api/v1/applications/{app_id}/inspection/result/",
+                     {"approved": True, "checklist": checklist, "notes": "ok"}, format="json")
+    assert res.status_code in (200, 201), res.content
+    ap = clerk.post(f"/api/v1/applications/{app_id}/approve/", {}, format="json")
+    return app_id, ap
+
+
+@pytest.mark.django_db
+def test_itagiba_taxi_journey(setup_pack):
+    tokens = setup_pack("itagiba")
+    alice = sign_up("39053344705", "Alice Taxista")
+    app_id, ap = run_grant(tokens, alice, application_payload())
+    assert ap.status_code == 200, ap.content
+    grant = ap.json()
+    assert NUMBER_RE.match(grant["authorization"]["number"]) and grant["alvara"] is not None
+    auth_id = grant["authorization"]["id"]
+    # PDFs: holder yes, outsider 404
+    pdf = client(alice).get(f"/api/v1/authorizations/{auth_id}/act.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    bob = sign_up("11144477735", "Bob Outro")
+    assert client(bob).get(f"/api/v1/authorizations/{auth_id}/act.pdf").status_code == 404
+    assert client(bob).get(f"/api/v1/applications/{app_id}/").status_code == 404
+    assert client(alice).get(f"/api/v1/alvaras/{grant['alvara']['id']}/pdf").status_code == 200
+    # verification
+    v = client().get(f"/api/v1/verify/{grant['authorization']['verification_code']}/")
+    assert v.status_code == 200 and v.json()["valid"] is True and v.json()["holder"] == "Alice Taxista"
+    assert "39053344705" not in v.content.decode() and "390.533" not in v.content.decode()
+    assert client().get("/api/v1/verify/ZZZZ-ZZZZ-ZZZZ/").status_code == 404
+    # quotas
+    quotas = {q["modality"]: q for q in client().get("/api/v1/quotas/").json()}
+    assert quotas["taxi"]["active"] >= 1 and quotas["taxi"]["inhabitants_per_slot"] == 1000
+    # enforcement
+    agent = client(tokens["agente"])
+    catalogue = agent.get("/api/v1/infractions/catalogue/").json()
+    code = catalogue[0]["code"] if isinstance(catalogue, list) else catalogue["results"][0]["code"]
+    inf = agent.post("/api/v1/infractions/", {
+        "plate": "QRS1A23", "infraction_code": code, "occurred_at": "2026-11-20T10:00:00-03:00",
+        "location": "Praça Central", "description": "Teste", "driver_cpf": "39053344705",
+        "alvara_retained": False}, format="json")
+    assert inf.status_code == 201, inf.content
+    assert inf.json()["status"] == "issued" and NUMBER_RE.match(inf.json()["number"])
+    inf_id = inf.json()["id"]
+    notified = client(tokens["atendente"]).post(f"/api/v1/infractions/{inf_id}/notify/",
+                                                {"acknowledged_on": date.today().isoformat()}, format="json")
+    assert notified.status_code == 200, notified.content
+    assert notified.json()["defense_deadline"] == (date.today() + timedelta(days=15)).isoformat()
+    assert client(bob).get(f"/api/v1/infractions/{inf_id}/").status_code == 404
+    defense = client(alice).post(f"/api/v1/infractions/{inf_id}/defense/", {"text": "Não fui eu."}, format="json")
+    assert defense.status_code == 201, defense.content
+    judged = client(tokens["julgador"]).post(f"/api/v1/infractions/{inf_id}/judge/",
+                                             {"upheld": True, "grounds": "Comprovado."}, format="json")
+    assert judged.status_code == 200, judged.content
+    assert judged.json()["status"] == "upheld"
+
+
+@pytest.mark.django_db
+def test_rules_refuse_with_article(setup_pack):
+    setup_pack("itagiba")
+    alice = sign_up("39053344705", "Alice Jovem", birth=(date.today().replace(year=date.today().year - 20)).isoformat())
+    r = client(alice).post("/api/v1/applications/", application_payload(), format="json")
+    assert r.status_code == 400
+    assert "art." in r.json()["rule"]["legal_basis"]
+    bob = sign_up("11144477735", "Bob Velho")
+    old = application_payload(first_reg=date(date.today().year - 9, 1, 1), year=date.today().year - 9)
+    r = client(bob).post("/api/v1/applications/", old, format="json")
+    assert r.status_code == 400 and "art. 13" in str(r.json())
+
+
+@pytest.mark.django_db
+def test_quota_full_is_409(setup_pack):
+    tokens = setup_pack("itagiba", population=1000)  # one taxi slot
+    _, first = run_grant(tokens, sign_up("39053344705", "Alice"), application_payload(plate="AAA1A11"))
+    assert first.status_code == 200, first.content
+    _, second = run_grant(tokens, sign_up("11144477735", "Bob"), application_payload(plate="BBB2B22"))
+    assert second.status_code == 409 and "art." in second.json()["rule"]["legal_basis"]
+
+
+@pytest.mark.django_db
+def test_fares_alegre(setup_pack):
+    setup_pack("alegre")
+    q = client().get("/api/v1/fares/quote/", {"modality": "taxi", "km": "10"})
+    assert q.status_code == 200 and q.json()["total"] == "30.99" and q.json()["currency"] == "BRL"
+    assert client().get("/api/v1/fares/quote/", {"modality": "taxi", "km": "0"}).json()["total"] == "14.99"
+    for bad in ("-1", "abc", "1001"):
+        assert client().get("/api/v1/fares/quote/", {"modality": "taxi", "km": bad}).status_code == 400
+    assert client().get("/api/v1/fares/quote/", {"modality": "taxi"}).status_code == 400
+    t = client().get("/api/v1/fares/tariffs/", {"modality": "taxi"}).json()
+    assert t["legal_basis"] and t["components"]
