@@ -179,3 +179,4 @@ class MeView(APIView):
         return Response(
             {"id": u.pk, "username": u.username, "name": u.display_name, "roles": sorted(user_roles(u))}
         )
+
