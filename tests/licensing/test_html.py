@@ -199,3 +199,19 @@ def test_html_requirement_answered_from_status_page(alegre, api, web, applicant,
     assert app.status == "in_review" and app.documents.filter(type=code).count() == 2
     r = web(clerk).post(reverse("licensing-reject", kwargs={"pk": app.pk}), {"reason": ""})
     assert r.status_code == 400 and "Informe" in r.content.decode()
+
+
+@pytest.mark.django_db
+def test_agent_sees_only_what_the_vistoria_needs(alegre, api, web, applicant, clerk, agent):
+    from tests.licensing.helpers import create_and_submit
+
+    open_call("taxi")
+    app = Application.objects.get(pk=create_and_submit(api, applicant)["id"])
+    assert web(agent).get(reverse("licensing-application", kwargs={"pk": app.pk})).status_code == 404
+    api(clerk).post(f"/api/v1/applications/{app.pk}/inspection/",
+                    {"scheduled_for": "2030-01-10T09:00:00-03:00", "agent": agent.username}, format="json")
+    page = web(agent).get(reverse("licensing-application", kwargs={"pk": app.pk})).content.decode()
+    assert app.vehicle.display_plate in page and "Registrar vistoria" in page
+    assert "Ver arquivo" not in page and applicant.cpf not in page
+    detail = api(agent).get(f"/api/v1/applications/{app.pk}/").json()
+    assert "documents" not in detail and detail["inspection"]["checklist_items"]
