@@ -39,6 +39,16 @@ def _long_date(day) -> str:
     return f"{day.day} de {MONTHS[day.month - 1]} de {day.year}"
 
 
+def _article(act_name: str) -> str:
+    """'a' or 'o' for the act's first word (a Portaria, a Autorização, o Termo)."""
+    first = (act_name.split() or [""])[0].lower()
+    return "a" if first.endswith(("a", "ão")) else "o"
+
+
+def holder_title(act_name: str) -> str:
+    return "Permissionário" if "permiss" in act_name.lower() else "Autorizatário"
+
+
 def authorization_pdf(authorization: Authorization) -> bytes:
     pack = regulation.current()
     auxiliaries = [a for a in authorization.alvaras.select_related("person").filter(is_auxiliary=True)]
@@ -49,7 +59,8 @@ def authorization_pdf(authorization: Authorization) -> bytes:
                 legal_basis=authorization.legal_basis, code=authorization.verification_code)
     ctx.update({"obj": authorization, "holder_cpf": format_cpf(authorization.holder.cpf or ""),
                 "modality_label": pack.modality_label(authorization.modality),
-                "grant_verb": f"a presente {authorization.act_name}",
+                "grant_verb": f"{_article(authorization.act_name)} presente {authorization.act_name}",
+                "holder_title": holder_title(authorization.act_name),
                 "auxiliaries": auxiliaries, "issued_date": _long_date(timezone.localtime(authorization.issued_at, pack.tz))})
     return render_pdf("licensing/pdf/authorization.html", ctx)
 
@@ -59,6 +70,7 @@ def alvara_pdf(alvara: Alvara) -> bytes:
     ctx = _base(pack, title=alvara.doc_name, number=alvara.number, legal_basis=alvara.legal_basis,
                 code=alvara.verification_code)
     ctx.update({"obj": alvara, "person_cpf": format_cpf(alvara.person.cpf or ""),
+                "holder_title": holder_title(alvara.authorization.act_name),
                 "modality_label": pack.modality_label(alvara.authorization.modality),
                 "issued_date": _long_date(timezone.localtime(alvara.issued_at, pack.tz))})
     return render_pdf("licensing/pdf/alvara.html", ctx)

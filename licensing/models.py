@@ -485,7 +485,7 @@ class Inspection(models.Model):
         ordering = ["-scheduled_for", "-id"]
 
     def __str__(self) -> str:
-        return f"Vistoria de {self.scheduled_for:%d/%m/%Y %H:%M}"
+        return f"Vistoria de {timezone.localtime(self.scheduled_for):%d/%m/%Y %H:%M}"
 
     @property
     def has_result(self) -> bool:

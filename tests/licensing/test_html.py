@@ -179,3 +179,39 @@ def test_profile_saves(alegre, web, applicant):
     r = web(applicant).post(reverse("licensing-profile"), {"address": "Rua A, 1", "residence_since": "01/01/2020",
                                                            "schooling": "4", "dependents": "2"})
     assert r.status_code == 302 and applicant.applicant_profile.dependents == 2
+
+
+@pytest.mark.django_db
+def test_html_requirement_answered_from_status_page(alegre, api, web, applicant, clerk):
+    from tests.licensing.helpers import create_and_submit
+
+    open_call("taxi")
+    app = Application.objects.get(pk=create_and_submit(api, applicant)["id"])
+    code = "cnh_ear"
+    r = web(clerk).post(reverse("licensing-requirement", kwargs={"pk": app.pk}),
+                        {"text": "Envie a CNH frente e verso", "document_type": code})
+    assert r.status_code == 302
+    page = web(applicant).get(reverse("licensing-application", kwargs={"pk": app.pk})).content.decode()
+    assert "Envie a CNH frente e verso" in page and "Enviar novo arquivo" in page
+    r = web(applicant).post(reverse("licensing-document-upload", kwargs={"pk": app.pk}), {"type": code, "file": pdf_file()})
+    assert r.status_code == 302
+    app.refresh_from_db()
+    assert app.status == "in_review" and app.documents.filter(type=code).count() == 2
+    r = web(clerk).post(reverse("licensing-reject", kwargs={"pk": app.pk}), {"reason": ""})
+    assert r.status_code == 400 and "Informe" in r.content.decode()
+
+
+@pytest.mark.django_db
+def test_agent_sees_only_what_the_vistoria_needs(alegre, api, web, applicant, clerk, agent):
+    from tests.licensing.helpers import create_and_submit
+
+    open_call("taxi")
+    app = Application.objects.get(pk=create_and_submit(api, applicant)["id"])
+    assert web(agent).get(reverse("licensing-application", kwargs={"pk": app.pk})).status_code == 404
+    api(clerk).post(f"/api/v1/applications/{app.pk}/inspection/",
+                    {"scheduled_for": "2030-01-10T09:00:00-03:00", "agent": agent.username}, format="json")
+    page = web(agent).get(reverse("licensing-application", kwargs={"pk": app.pk})).content.decode()
+    assert app.vehicle.display_plate in page and "Registrar vistoria" in page
+    assert "Ver arquivo" not in page and applicant.cpf not in page
+    detail = api(agent).get(f"/api/v1/applications/{app.pk}/").json()
+    assert "documents" not in detail and detail["inspection"]["checklist_items"]
