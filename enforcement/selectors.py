@@ -108,7 +108,8 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         if pack.act("alvara").get("scope", "none") != "none":
             valid = [a for a in alvaras if a.status == AlvaraStatus.ACTIVE and a.valid_until >= today]
             if not valid:
-                reasons.append("Sem alvará válido.")
+                retained = any(a.status == AlvaraStatus.RETAINED for a in alvaras)
+                reasons.append("Alvará retido pela fiscalização." if retained else "Sem alvará válido.")
     driver = None
     if driver_cpf:
         role = None
@@ -129,18 +130,21 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         "driver": driver,
         "authorization": None if auth is None else {
             "id": auth.pk, "number": auth.number, "act": auth.act_name, "modality": auth.modality,
-            "status": auth.status, "valid_from": auth.valid_from, "valid_until": auth.valid_until,
+            "modality_label": pack.modality_label(auth.modality), "status": auth.status,
+            "status_label": auth.get_status_display(), "valid_from": auth.valid_from, "valid_until": auth.valid_until,
             "suspended_until": auth.suspended_until, "holder": auth.holder.display_name,
         },
-        "alvara": next(({"id": a.pk, "number": a.number, "status": a.status, "valid_until": a.valid_until,
+        "alvara": next(({"id": a.pk, "number": a.number, "status": a.status, "status_label": a.get_status_display(),
+                         "valid_until": a.valid_until,
                          "person": a.person.display_name} for a in alvaras if not a.is_auxiliary), None),
         "alvaras": [
-            {"id": a.pk, "number": a.number, "status": a.status, "valid_until": a.valid_until,
-             "person": a.person.display_name, "is_auxiliary": a.is_auxiliary}
+            {"id": a.pk, "number": a.number, "status": a.status, "status_label": a.get_status_display(),
+             "valid_until": a.valid_until, "person": a.person.display_name, "is_auxiliary": a.is_auxiliary}
             for a in alvaras
         ],
         "open_autos": [
-            {"id": i.pk, "number": i.number, "status": i.status, "infraction_code": i.infraction_code,
+            {"id": i.pk, "number": i.number, "status": i.status, "status_label": i.get_status_display(),
+             "infraction_code": i.infraction_code,
              "occurred_at": i.occurred_at}
             for i in open_autos
         ],
