@@ -121,7 +121,9 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         driver = {"cpf": mask_cpf(driver_cpf), "authorized": role is not None, "role": role}
         if role is None:
             reasons.append("Condutor sem alvará ou cadastro nesta autorização.")
-    open_autos = list(open_autos_for_plate(plate))
+    open_qs = open_autos_for_plate(plate)
+    open_autos = list(open_qs[:20])
+    open_count = len(open_autos) if len(open_autos) < 20 else open_qs.count()
     return {
         "plate": plate,
         "authorized": not reasons,
@@ -142,6 +144,7 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
              "valid_until": a.valid_until, "person": a.person.display_name, "is_auxiliary": a.is_auxiliary}
             for a in alvaras
         ],
+        "open_autos_count": open_count,
         "open_autos": [
             {"id": i.pk, "number": i.number, "status": i.status, "status_label": i.get_status_display(),
              "infraction_code": i.infraction_code,
