@@ -57,6 +57,9 @@ class InfractionForm(forms.Form):
                                widget=MultipleFileInput(attrs={"accept": "image/jpeg,image/png", "capture": "environment"}))
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=64)
 
+    field_order = ["plate", "infraction_code", "occurred_at", "location", "description", "driver_cpf", "driver_name",
+                   "alvara_retained", "signature_refused", "photos", "extra_codes", "idempotency_key"]
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         choices = _catalogue_choices()

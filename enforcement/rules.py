@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from portal.exceptions import RuleViolation
 
@@ -36,8 +36,13 @@ ENDING_KINDS = {"cassation", "cancellation"}
 
 
 def money(value) -> Decimal:
-    """Decimal rounded half up to the cent (PRODUCT.md: money is Decimal, half up)."""
-    return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
+    """Decimal rounded half up to the cent (PRODUCT.md: money is Decimal, half up).
+
+    Computed with a wide precision: progressive doubling (×2, ×4, … ×2ⁿ) has no ceiling in
+    the law and must not overflow the default 28 digits."""
+    with localcontext() as ctx:
+        ctx.prec = 80
+        return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 # --- catalogue ----------------------------------------------------------------------
@@ -233,7 +238,9 @@ def compute_penalty(
             elif p["kind"] == "suspension":
                 suspension_days += int(p.get("suspension_days") or 0)
     multiplier = multiplier if any_fine else 1
-    amount = money(base * multiplier) if any_fine else None
+    with localcontext() as ctx:
+        ctx.prec = 80
+        amount = money(base * multiplier) if any_fine else None
     return {
         "kinds": [k for k in KIND_ORDER if k in kinds],
         "labels": [KIND_LABELS[k] for k in KIND_ORDER if k in kinds],

@@ -108,7 +108,8 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         if pack.act("alvara").get("scope", "none") != "none":
             valid = [a for a in alvaras if a.status == AlvaraStatus.ACTIVE and a.valid_until >= today]
             if not valid:
-                reasons.append("Sem alvará válido.")
+                retained = any(a.status == AlvaraStatus.RETAINED for a in alvaras)
+                reasons.append("Alvará retido pela fiscalização." if retained else "Sem alvará válido.")
     driver = None
     if driver_cpf:
         role = None
@@ -120,7 +121,9 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         driver = {"cpf": mask_cpf(driver_cpf), "authorized": role is not None, "role": role}
         if role is None:
             reasons.append("Condutor sem alvará ou cadastro nesta autorização.")
-    open_autos = list(open_autos_for_plate(plate))
+    open_qs = open_autos_for_plate(plate)
+    open_autos = list(open_qs[:20])
+    open_count = len(open_autos) if len(open_autos) < 20 else open_qs.count()
     return {
         "plate": plate,
         "authorized": not reasons,
@@ -129,18 +132,22 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         "driver": driver,
         "authorization": None if auth is None else {
             "id": auth.pk, "number": auth.number, "act": auth.act_name, "modality": auth.modality,
-            "status": auth.status, "valid_from": auth.valid_from, "valid_until": auth.valid_until,
+            "modality_label": pack.modality_label(auth.modality), "status": auth.status,
+            "status_label": auth.get_status_display(), "valid_from": auth.valid_from, "valid_until": auth.valid_until,
             "suspended_until": auth.suspended_until, "holder": auth.holder.display_name,
         },
-        "alvara": next(({"id": a.pk, "number": a.number, "status": a.status, "valid_until": a.valid_until,
+        "alvara": next(({"id": a.pk, "number": a.number, "status": a.status, "status_label": a.get_status_display(),
+                         "valid_until": a.valid_until,
                          "person": a.person.display_name} for a in alvaras if not a.is_auxiliary), None),
         "alvaras": [
-            {"id": a.pk, "number": a.number, "status": a.status, "valid_until": a.valid_until,
-             "person": a.person.display_name, "is_auxiliary": a.is_auxiliary}
+            {"id": a.pk, "number": a.number, "status": a.status, "status_label": a.get_status_display(),
+             "valid_until": a.valid_until, "person": a.person.display_name, "is_auxiliary": a.is_auxiliary}
             for a in alvaras
         ],
+        "open_autos_count": open_count,
         "open_autos": [
-            {"id": i.pk, "number": i.number, "status": i.status, "infraction_code": i.infraction_code,
+            {"id": i.pk, "number": i.number, "status": i.status, "status_label": i.get_status_display(),
+             "infraction_code": i.infraction_code,
              "occurred_at": i.occurred_at}
             for i in open_autos
         ],

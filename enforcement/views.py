@@ -50,12 +50,34 @@ def _apply_errors(form, exc) -> int:
 SERVICE_ERRORS = (RuleViolation, InvalidTransition, ValidationError)
 
 
+ACTION_LABELS = {
+    "infraction_issued": "Auto lavrado",
+    "infraction_notified": "Notificação registrada",
+    "infraction_defense_filed": "Defesa prévia apresentada",
+    "infraction_awaiting_judgement": "Aguardando julgamento",
+    "infraction_upheld": "Julgado procedente",
+    "infraction_dismissed": "Julgado improcedente",
+    "infraction_appealed": "Recurso interposto",
+    "appeal_judged": "Recurso julgado",
+    "ex_officio_review_opened": "Recurso de ofício aberto",
+    "infraction_final": "Decisão definitiva",
+    "infraction_effects": "Efeitos aplicados",
+    "infraction_cancelled": "Auto cancelado",
+    "suspension_lifted": "Suspensão encerrada",
+}
+
+
+def _history(inf) -> list[dict]:
+    return [{"at": e.at, "label": ACTION_LABELS.get(e.action, e.action), "from": e.from_state, "to": e.to_state,
+             "actor": e.actor_label, "reason": e.reason} for e in history_for(inf)]
+
+
 def _context_for(inf, user) -> dict:
     pack = regulation.current()
     return {
         "inf": inf,
         "pack": pack,
-        "history": history_for(inf),
+        "history": _history(inf),
         "notice": getattr(inf, "notice", None) if hasattr(inf, "notice") else None,
         "defense": getattr(inf, "defense", None) if hasattr(inf, "defense") else None,
         "judgement": getattr(inf, "judgement", None) if hasattr(inf, "judgement") else None,

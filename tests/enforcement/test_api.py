@@ -417,3 +417,25 @@ def test_seed_demo_is_idempotent(alegre):
     call_command("seed_demo", stdout=StringIO())
     assert Infraction.objects.filter(idempotency_key__startswith="demo-").count() >= 1
     assert Infraction.objects.count() == Infraction.objects.filter(idempotency_key__startswith="demo-").count()
+
+
+def test_photos_and_attachments_are_checked_by_content(api, agent, applicant, alegre, grant, chain):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.enforcement.matrix import _PNG
+
+    body = {"plate": grant.vehicle.plate, "infraction_code": "19-I", "occurred_at": at(alegre.today()),
+            "location": "Rua A", "description": "x", "photos": SimpleUploadedFile("f.png", _PNG, "image/png")}
+    r = api(agent).post("/api/v1/infractions/", body, format="multipart")
+    assert r.status_code == 201
+    inf = Infraction.objects.get(pk=r.json()["id"])
+    assert inf.photos.count() == 1 and inf.photos.get().mime == "image/png"
+    fake = SimpleUploadedFile("defesa.pdf", b"<script>alert(1)</script>", "application/pdf")
+    chain.notify(inf.pk)
+    r = api(applicant).post(f"/api/v1/infractions/{inf.pk}/defense/", {"text": "Defesa", "attachments": fake},
+                            format="multipart")
+    assert r.status_code == 400 and "attachments" in r.json()["errors"]
+    good = SimpleUploadedFile("prova.png", _PNG, "image/png")
+    r = api(applicant).post(f"/api/v1/infractions/{inf.pk}/defense/", {"text": "Defesa", "attachments": good},
+                            format="multipart")
+    assert r.status_code == 201 and inf.attachments.filter(kind="defense").count() == 1

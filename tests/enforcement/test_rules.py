@@ -134,3 +134,9 @@ def test_suspension_last_day_and_second_instance():
     assert rules.second_instance_allowed(["B-2", "D"], ["D", "E"])
     assert not rules.second_instance_allowed(["B-2"], ["D", "E"])
     assert not rules.second_instance_allowed(["E"], None)
+
+
+def test_long_progressive_chains_do_not_overflow():
+    entry = rules.catalogue_entry({"code": "x", "legal_basis": "b", "penalty_codes": ["B-1"]}, ARAPORA_CODES)
+    pen = rules.compute_penalty([entry], unit_value=Decimal("10.00"), multiplier=2**100, recidivism_refs=["1"])
+    assert Decimal(pen["amount"]) == 20 * 2**100
