@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import Max
 from django.views.generic import TemplateView
@@ -20,8 +21,41 @@ JOB_LABELS = {
 }
 
 
+# Celery task → the name its run is recorded under.
+TASK_JOBS = {
+    "licensing.tasks.expire_grants": "licensing.expire_grants",
+    "licensing.tasks.send_renewal_reminders": "licensing.renewal_reminders",
+    "licensing.tasks.check_vehicle_ages": "licensing.vehicle_age",
+    "licensing.tasks.check_quotas": "licensing.quota_check",
+    "portal.tasks.drain_outbox": "drain_outbox",
+}
+
+
 def job_label(name: str) -> str:
     return JOB_LABELS.get(name, name)
+
+
+def describe_schedule(schedule) -> str:
+    """A beat schedule in words: "todo dia às 00:05", "a cada minuto"."""
+    if isinstance(schedule, int | float):
+        seconds = int(schedule)
+        return "a cada minuto" if seconds == 60 else f"a cada {seconds} segundos"
+    hour, minute = getattr(schedule, "_orig_hour", None), getattr(schedule, "_orig_minute", None)
+    days = (getattr(schedule, "_orig_day_of_week", "*"), getattr(schedule, "_orig_day_of_month", "*"),
+            getattr(schedule, "_orig_month_of_year", "*"))
+    if str(hour).isdigit() and str(minute).isdigit() and days == ("*", "*", "*"):
+        return f"todo dia às {int(hour):02d}:{int(minute):02d}"
+    return str(schedule)
+
+
+def scheduled_jobs() -> dict[str, str]:
+    """Recorded job name → when beat runs it (from CELERY_BEAT_SCHEDULE)."""
+    out = {}
+    for entry in getattr(settings, "CELERY_BEAT_SCHEDULE", {}).values():
+        job = TASK_JOBS.get(entry.get("task", ""))
+        if job:
+            out[job] = describe_schedule(entry.get("schedule"))
+    return out
 
 
 class JobRunListView(RoleRequiredMixin, TemplateView):
@@ -35,11 +69,15 @@ class JobRunListView(RoleRequiredMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         only_failures = self.request.GET.get("falhas") == "1"
         latest_ids = JobRun.objects.values("name").annotate(last=Max("id")).values("last")
-        latest = list(JobRun.objects.filter(pk__in=latest_ids).order_by("name"))
+        latest = {run.name: run for run in JobRun.objects.filter(pk__in=latest_ids)}
+        schedule = scheduled_jobs()
+        names = [n for n in JOB_LABELS if n in schedule or n in latest] + sorted(set(latest) - set(JOB_LABELS))
         runs = JobRun.objects.order_by("-started_at", "-id")
         if only_failures:
             runs = runs.filter(failures__gt=0)
-        ctx["latest"] = [(job_label(run.name), run) for run in latest]
+        ctx["latest"] = [
+            {"label": job_label(name), "when": schedule.get(name, ""), "run": latest.get(name)} for name in names
+        ]
         page = Paginator(runs, self.paginate_by).get_page(self.request.GET.get("page"))
         ctx["page_obj"] = page
         ctx["runs"] = [(job_label(run.name), run) for run in page.object_list]

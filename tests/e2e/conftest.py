@@ -15,10 +15,6 @@ import pytest
 
 from tests.ops.transactional import ensure_roles, restore_roles  # noqa: F401  (fixture)
 
-# Playwright's sync API runs an event loop in this thread; the Django ORM calls made by the
-# test itself (creating users, loading the pack) are synchronous and safe here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "var" / "screenshots"
 AXE_JS = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
@@ -65,7 +61,21 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"AVISO e2e: {_skip_reason[0]}", yellow=True, bold=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module", autouse=True)
+def _sync_orm_beside_playwright():
+    """Playwright's sync API keeps an event loop running in this thread while the browser is
+    open; the ORM calls of these tests (users, pack, flush) are synchronous and safe here.
+    Allowed only for the e2e modules, whose browser closes with the module."""
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="module")
 def browser():
     executable = chromium_executable()
     if executable is None:

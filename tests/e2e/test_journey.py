@@ -79,3 +79,21 @@ def test_phone_width_has_no_horizontal_scroll(path, site, browser):
         assert overflow <= 0, f"{path}: {overflow}px de rolagem horizontal em 390px"
     finally:
         context.close()
+
+
+def test_clerk_job_pages_are_accessible(site, axe_page):
+    from portal.jobs import run_job
+    from tests.conftest import make_user
+
+    make_user("e2e-clerk-jobs", Role.CLERK.value)
+    run_job("licensing.expire_grants", lambda: 3)
+    axe_page.goto(site + "/conta/entrar/?next=/tarefas/")
+    axe_page.get_by_label("Usuário ou CPF").fill("e2e-clerk-jobs")
+    axe_page.get_by_label("Senha").fill(PASSWORD)
+    axe_page.locator("main").get_by_role("button", name="Entrar").click()
+    axe_page.wait_for_url("**/tarefas/")
+    assert "Expiração de autorizações e alvarás" in axe_page.locator("main").inner_text()
+    assert run_axe(axe_page) == []
+    axe_page.get_by_role("link", name="Veículos na idade máxima").first.click()
+    axe_page.wait_for_url("**/tarefas/veiculos-idade-maxima/")
+    assert run_axe(axe_page) == []

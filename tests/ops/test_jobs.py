@@ -385,3 +385,13 @@ def test_set_based_expiry_writes_what_the_row_by_row_path_writes(itagiba, monkey
     for one, two in zip(first, second, strict=True):
         assert one == two
     assert Notification.objects.filter(created_at__lte=timezone.now(), email_status="pending").count() == 2
+
+
+@pytest.mark.django_db
+def test_jobs_page_lists_scheduled_jobs_not_yet_run(alegre, clerk, web):
+    from portal.jobs_views import describe_schedule
+
+    body = web(clerk).get(reverse("ops-jobs")).content.decode()
+    assert "Lembretes de renovação" in body and "todo dia às 07:00" in body
+    assert "ainda não executada" in body and "a cada minuto" in body
+    assert describe_schedule(30.0) == "a cada 30 segundos"
