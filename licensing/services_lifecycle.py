@@ -453,7 +453,7 @@ def request_file(*, actor, authorization: Authorization, kind: str, data: dict) 
     """Protocol a request about a current grant (holder online or clerk at the desk)."""
     if kind not in CLEANERS:
         raise ValidationError({"kind": ["Tipo de pedido inválido."]})
-    auth = Authorization.objects.select_for_update().select_related("holder", "vehicle").get(pk=authorization.pk)
+    auth = Authorization.objects.select_for_update(of=("self",)).select_related("holder", "vehicle").get(pk=authorization.pk)
     if not _is_current(auth):
         raise InvalidTransition(f"A autorização nº {auth.number} está {auth.get_status_display()}: "
                                 "não aceita novos pedidos.")
@@ -529,7 +529,7 @@ def request_decide(*, actor, request: LifecycleRequest, approved: bool, reason: 
     req = LifecycleRequest.objects.select_for_update().get(pk=request.pk)
     if req.status != RequestStatus.FILED:
         raise InvalidTransition(f"O pedido {req.protocol} já foi {req.get_status_display()}.")
-    auth = Authorization.objects.select_for_update().select_related("holder", "vehicle").get(pk=req.authorization_id)
+    auth = Authorization.objects.select_for_update(of=("self",)).select_related("holder", "vehicle").get(pk=req.authorization_id)
     reason = (reason or "").strip()
     if approved:
         if not _is_current(auth):
@@ -982,8 +982,8 @@ def stand_swap(*, actor, first: StandAssignment, second: StandAssignment, consen
                                      consent_a=consent_first, consent_b=consent_second)
     if violation:
         raise violation
-    a = StandAssignment.objects.select_for_update().select_related("stand", "authorization").get(pk=first.pk)
-    b = StandAssignment.objects.select_for_update().select_related("stand", "authorization").get(pk=second.pk)
+    a = StandAssignment.objects.select_for_update(of=("self",)).select_related("stand", "authorization").get(pk=first.pk)
+    b = StandAssignment.objects.select_for_update(of=("self",)).select_related("stand", "authorization").get(pk=second.pk)
     if a.status != AssignmentStatus.ACTIVE or b.status != AssignmentStatus.ACTIVE:
         raise InvalidTransition("Só se permutam vagas ocupadas.", field="assignment")
     if a.stand_id == b.stand_id:
@@ -1002,7 +1002,7 @@ def stand_swap(*, actor, first: StandAssignment, second: StandAssignment, consen
 
 @transaction.atomic
 def stand_assignment_end(*, actor, assignment: StandAssignment, reason: str) -> StandAssignment:
-    a = StandAssignment.objects.select_for_update().select_related("stand").get(pk=assignment.pk)
+    a = StandAssignment.objects.select_for_update(of=("self",)).select_related("stand").get(pk=assignment.pk)
     if a.status == AssignmentStatus.ENDED:
         raise InvalidTransition("Esta designação já foi encerrada.")
     if not (reason or "").strip():

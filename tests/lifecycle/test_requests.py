@@ -329,3 +329,17 @@ def test_the_clerk_can_file_at_the_desk(itagiba, applicant, clerk, api):
     r = file(api, clerk, auth, "renunciation", {})
     assert r.status_code == 201
     assert req(r.json()["id"]).filed_by == clerk
+
+
+def test_overdue_job_task_records_its_run(arapora, applicant, clerk, api):
+    from licensing.schedule_lifecycle import BEAT
+    from licensing.tasks_lifecycle import leaves_flag_overdue_task
+    from portal.models import JobRun
+
+    auth, _ = grant(applicant)
+    r = file(api, applicant, auth, "leave", {"reason": "substitution", "days": 30,
+                                             "starts_on": (arapora.today() - timedelta(days=31)).isoformat()})
+    decide(api, clerk, r.json()["id"])
+    assert leaves_flag_overdue_task() == 1 and leaves_flag_overdue_task() == 0
+    assert sorted(JobRun.objects.filter(name="leaves_flag_overdue").values_list("changed", flat=True)) == [0, 1]
+    assert BEAT["leaves-flag-overdue"]["task"] == leaves_flag_overdue_task.name
