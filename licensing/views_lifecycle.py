@@ -84,6 +84,62 @@ def error_text(exc) -> str:
 
 SERVICE_ERRORS = (RuleViolation, RuleViolations, InvalidTransition, ValidationError)
 
+FIELD_LABELS = {
+    "cpf": "CPF", "name": "nome", "birth_date": "data de nascimento", "cnh_number": "número da CNH",
+    "cnh_category": "categoria da CNH", "cnh_first_issued": "primeira habilitação", "cnh_ear": "CNH com EAR",
+    "auxiliary": "condutor auxiliar (registro)", "left_on": "data do desligamento", "days_after": "dias até a comunicação",
+    "deadline_days": "prazo legal (dias)", "late": "fora do prazo", "reason": "motivo", "ground": "fundamento",
+    "vehicle": "veículo substituto", "old_plate": "placa anterior", "new_plate": "nova placa",
+    "certificate_issuer": "emissor da certidão", "certificate_number": "número da certidão", "days": "dias",
+    "starts_on": "início", "ends_on": "último dia", "new_holder_cpf": "CPF do novo titular",
+    "new_holder_name": "novo titular", "relationship": "parentesco", "event_on": "data do fato", "proof": "comprovação",
+    "vehicle_plate": "placa do veículo", "fee_notice": "taxas", "preposto_cpf": "CPF do preposto",
+    "preposto_name": "preposto", "permanent": "invalidez permanente", "invalidity_on": "data da invalidez",
+    "medical_report": "laudo médico", "alvara": "alvará emitido", "cancelled_alvaras": "alvarás cancelados",
+    "authorization": "nova autorização", "predecessor": "autorização anterior", "leave": "afastamento (registro)",
+    "status": "situação", "preposto": "preposto (registro)", "plate": "placa", "renavam": "RENAVAM", "make": "marca",
+    "model": "modelo", "color": "cor", "manufacture_year": "ano de fabricação",
+    "first_registration_date": "primeiro licenciamento", "doors": "portas", "seats": "lugares", "engine_cc": "cilindrada",
+    "supersedes": "substitui o nº",
+}
+ACTION_LABELS = {
+    "lifecycle_request_filed": "pedido protocolado", "lifecycle_request_decided": "pedido decidido",
+    "auxiliary_removal_late": "comunicação fora do prazo registrada", "substitution_inspection": "vistoria registrada",
+}
+
+
+def _display(value) -> str:
+    from datetime import date as _date
+
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    if value in (None, "", []):
+        return "—"
+    if isinstance(value, dict):
+        if "number" in value:
+            return f"nº {value['number']}" + (f" (substitui o nº {value['supersedes']})" if value.get("supersedes") else "")
+        return "; ".join(f"{FIELD_LABELS.get(k, k)}: {_display(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_display(v) for v in value)
+    if isinstance(value, str) and len(value) == 10 and value[4] == "-" and value[7] == "-":
+        try:
+            return _date.fromisoformat(value).strftime("%d/%m/%Y")
+        except ValueError:
+            return value
+    return str(value)
+
+
+def _state(value: str) -> str:
+    from portal.templatetags.portal_tags import STATUS_LABELS
+
+    labels = {**STATUS_LABELS, **dict(RequestStatus.choices)}
+    return labels.get(value, value) if value else ""
+
+
+def display_rows(data: dict) -> list[tuple[str, str]]:
+    """A request's data or effects as (Portuguese label, readable value) rows."""
+    return [(FIELD_LABELS.get(k, k), _display(v)) for k, v in (data or {}).items()]
+
 
 # --- holder ----------------------------------------------------------------------------
 class MyAuthorizationView(RoleRequiredMixin, TemplateView):
@@ -163,7 +219,10 @@ class RequestDetailView(RoleRequiredMixin, TemplateView):
         req = sel.request_for(self.request.user, kwargs["pk"])
         pack = regulation.current()
         ctx["req"] = req
-        ctx["history"] = list(history_for(req))
+        ctx["history"] = [(e, ACTION_LABELS.get(e.action, e.action.replace("_", " ")), _state(e.from_state),
+                           _state(e.to_state)) for e in history_for(req)]
+        ctx["data_rows"] = display_rows(req.data)
+        ctx["result_rows"] = display_rows(req.result)
         ctx["is_desk"] = sel.is_desk(self.request.user)
         ctx["can_inspect"] = has_role(self.request.user, *sel.INSPECTION_ROLES)
         if req.status == RequestStatus.FILED:

@@ -145,3 +145,20 @@ def test_late_removal_is_shown_to_the_holder_and_the_clerk(itagiba, applicant, c
     detail = web(applicant).get(r["Location"]).content.decode()
     assert "fora do prazo" in detail and "art. 19, §2" in detail
     assert "fora do prazo" in web(clerk).get("/atendimento/pedidos/").content.decode()
+
+
+def test_substitution_filed_on_the_form_and_shown_in_portuguese(itagiba, applicant, web):
+    from validate_docbr import RENAVAM
+
+    auth, _ = grant(applicant, manufacture_year=2020)
+    url = f"/minha-autorizacao/{auth.pk}/pedidos/novo/substitution/"
+    data = {"ground": "newer", "vehicle_plate": "abc-1d23", "vehicle_renavam": RENAVAM().generate(),
+            "vehicle_make": "Fiat", "vehicle_model": "Cronos", "vehicle_color": "branca",
+            "vehicle_manufacture_year": "2025", "vehicle_first_registration_date": "2025-03-01"}
+    bad = web(applicant).post(url, {**data, "vehicle_renavam": "123"})
+    assert bad.status_code == 400 and "RENAVAM inválido" in bad.content.decode()
+    r = web(applicant).post(url, data)
+    assert r.status_code == 302, r.content.decode()[:3000]
+    body = web(applicant).get(r["Location"]).content.decode()
+    assert "Veículo substituto" in body and "ABC1D23" in body and "01/03/2025" in body
+    assert "pedido protocolado" in body
