@@ -389,3 +389,15 @@ class LeaveReturnView(APIView):
         leave = svc.leave_record_return(actor=request.user, leave=leave,
                                         returned_on=serializer.validated_data.get("returned_on"))
         return Response({"id": leave.pk, "status": leave.status, "returned_on": leave.returned_on.isoformat()})
+
+
+class BankReturnView(APIView):
+    """POST /api/v1/fees/bank-return/ (multipart ``file``) — record the payments of a bank return file."""
+
+    permission_classes = [IsClerk]
+
+    def post(self, request):
+        upload = request.FILES.get("file")
+        if upload is None:
+            return Response({"errors": {"file": ["Envie o arquivo de retorno no campo file."]}}, status=400)
+        return Response(svc.fees_import_bank_return(actor=request.user, content=upload.read()))

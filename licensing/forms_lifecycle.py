@@ -187,3 +187,8 @@ class PayForm(forms.Form):
 
 class ReturnForm(forms.Form):
     returned_on = _date("Data do retorno")
+
+
+class BankReturnForm(forms.Form):
+    file = forms.FileField(label="Arquivo de retorno bancário (CSV)",
+                           help_text="Uma linha por pagamento: número do DAM;data;valor;autenticação. Até 1 MB.")

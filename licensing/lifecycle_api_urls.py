@@ -16,6 +16,7 @@ urlpatterns = [
     path("stands/<int:pk>/capacity/", api.StandCapacityView.as_view(), name="api-lifecycle-stand-capacity"),
     path("stands/<int:pk>/assignments/", api.StandAssignView.as_view(), name="api-lifecycle-stand-assign"),
     path("fees/", api.FeeListView.as_view(), name="api-lifecycle-fees"),
+    path("fees/bank-return/", api.BankReturnView.as_view(), name="api-lifecycle-fee-bank-return"),
     path("fees/<int:pk>/", api.FeeDetailView.as_view(), name="api-lifecycle-fee"),
     path("fees/<int:pk>/pay/", api.FeePayView.as_view(), name="api-lifecycle-fee-pay"),
     path("fees/<int:pk>/dam.pdf", api.FeeDamView.as_view(), name="api-lifecycle-fee-dam"),

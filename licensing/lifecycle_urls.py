@@ -27,5 +27,6 @@ urlpatterns = [
     path("atendimento/designacoes/<int:pk>/encerrar/", v.AssignmentEndView.as_view(), name="lifecycle-assignment-end"),
     path("atendimento/taxas/", v.FeesView.as_view(), name="lifecycle-fees"),
     path("atendimento/taxas/tff/", v.TffIssueView.as_view(), name="lifecycle-tff-issue"),
+    path("atendimento/taxas/retorno/", v.BankReturnView.as_view(), name="lifecycle-fee-bank-return"),
     path("atendimento/taxas/<int:pk>/pagar/", v.FeePayView.as_view(), name="lifecycle-fee-pay"),
 ]

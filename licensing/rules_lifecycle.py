@@ -39,7 +39,7 @@ class RemovalReport:
 
 def auxiliary_removal_report(*, left_on: date, reported_on: date, deadline) -> RemovalReport:
     """The holder must report an auxiliary's departure within the pack's days
-    (``auxiliary.removal_report_days``; Itagibá art. 12, I and art. 19, §2: 2 days).
+    (``auxiliary.removal_report_days``, with its article in the pack: e.g. 2 days).
 
     Day 0 is the departure; reported on day 2 is in time, on day 3 is late (an infraction
     to be recorded, the removal itself is still registered).
@@ -76,8 +76,8 @@ def driver_requirement_violations(
     *, birth_date: date | None, cnh_category: str, cnh_first_issued: date | None, cnh_ear: bool, on: date,
     min_age=None, categories=None, cnh_min_years=None, ear_required=None,
 ) -> list[RuleViolation]:
-    """Requirements an auxiliary driver shares with the holder (Itagibá art. 9, §1: all but
-    vehicle ownership): minimum age, CNH category, years since the first CNH, EAR."""
+    """Requirements an auxiliary driver shares with the holder (all but vehicle
+    ownership, where the law says so): minimum age, CNH category, years since the first CNH, EAR."""
     out: list[RuleViolation] = []
     if min_age is not None:
         if birth_date is None:
@@ -113,7 +113,7 @@ def driver_requirement_violations(
 # --- vehicle -------------------------------------------------------------------------
 def vehicle_age(*, manufacture_year: int, first_registration: date | None, basis: str | None, on: date) -> int:
     """Age in completed years: from the first CRLV date where the pack says so, else by
-    manufacture year (Itagibá art. 13, II; Alegre art. 9; Araporã art. 16, IV)."""
+    manufacture year (``vehicle.age_basis``)."""
     if basis == "first_registration" and first_registration is not None:
         return full_years_between(first_registration, on)
     return on.year - manufacture_year
@@ -132,7 +132,7 @@ def substitution_violation(
     new_first_registration: date | None, certificate_issuer: str = "", certificate_number: str = "",
     age_basis=None, max_age=None, on: date,
 ) -> RuleViolation | None:
-    """Vehicle substitution (Itagibá art. 15): at any time for a newer vehicle (I), when the
+    """Vehicle substitution (``substitution.allowed`` and its article; grounds I–III): at any time for a newer vehicle (I), when the
     vehicle reaches the maximum age (II), or after total loss proven by the DETRAN or police
     certificate (III). The new vehicle must itself be within the maximum age."""
     basis_kind = age_basis.value if age_basis is not None else None
@@ -184,8 +184,8 @@ LEAVE_KEYS = {"theft": "leave.theft_days", "accident": "leave.accident_days",
 
 
 def leave_violation(*, reason: str, days: int, max_param) -> RuleViolation | None:
-    """Leave of absence for a fixed maximum per reason (Araporã art. 18: theft 90 days,
-    serious accident 90 days, substitution 30 days). 90 accepted, 91 refused."""
+    """Leave of absence for a fixed maximum per reason (``leave.<reason>_days``,
+    e.g. 90 days: day 90 accepted, 91 refused)."""
     if reason not in LEAVE_KEYS:
         return RuleViolation("leave_reason", "Informe o motivo do afastamento: furto, acidente grave ou "
                              "substituição do veículo.", field="reason")
@@ -227,10 +227,10 @@ def transfer_violation(
     *, allowed, ground: str, held_since: date, filed_on: date, event_on: date | None = None,
     relationship: str = "", proof: str = "", min_years=None, heir_days=None,
 ) -> RuleViolation | None:
-    """Transfer of the grant (Araporã art. 8): after the minimum years as holder (I); on
+    """Transfer of the grant (``transfer.*``): after the minimum years as holder (I); on
     death, retirement or invalidity to the spouse or an heir, filed within the deadline
-    counted from the event (II); on proven incapacity (III). Refused where the law forbids
-    it (Alegre art. 14; Itagibá art. 4, §4)."""
+    counted from the event (II); on proven incapacity (III). Refused with the article where
+    the law forbids it (``transfer.allowed`` false or absent)."""
     if allowed is None or not allowed.value:
         return RuleViolation("transfer_forbidden", "A autorização é pessoal e intransferível.",
                              _basis(allowed))
@@ -279,7 +279,7 @@ def transfer_violation(
 # --- preposto ------------------------------------------------------------------------
 def preposto_violation(*, allowed, permanent: bool, invalidity_on: date | None, filed_on: date) -> RuleViolation | None:
     """On permanent invalidity the holder keeps the grant and appoints a preposto
-    (Alegre art. 14, §1 and §2)."""
+    (``preposto.allowed_on_invalidity``)."""
     if allowed is None or not allowed.value:
         return RuleViolation("preposto_not_provided", "A lei do município não prevê a constituição de preposto.",
                              _basis(allowed))
@@ -295,7 +295,7 @@ def preposto_violation(*, allowed, permanent: bool, invalidity_on: date | None, 
 
 # --- renunciation --------------------------------------------------------------------
 def renunciation_fee_notice(refunds) -> str:
-    """What the holder is told about fees already paid (Itagibá art. 4, §7: no refund)."""
+    """What the holder is told about fees already paid (``renunciation.refunds_fees``)."""
     if refunds is None:
         return ""
     if refunds.value:
@@ -321,13 +321,13 @@ class Reallocation:
 
 
 def stand_priority(slot: StandSlot) -> tuple:
-    """Longest registration first; tie: newer vehicle (Alegre art. 11, §6)."""
+    """Longest registration first; tie: newer vehicle (``stands.reallocation``, §6 of its article)."""
     return (slot.registered_on, -(slot.vehicle_year or 0), slot.id)
 
 
 def stand_reallocation(*, occupants: list[StandSlot], waiting: list[StandSlot], capacity: int) -> Reallocation:
     """New capacity of a stand: on a reduction the most recent registrations move out
-    (Alegre art. 11, §4); on an increase the places go to the oldest registrations waiting
+    (``stands.reallocation``); on an increase the places go to the oldest registrations waiting
     (§5); a tie is broken by the newer vehicle (§6)."""
     if capacity < 0:
         raise RuleViolation("stand_capacity", "A capacidade do ponto não pode ser negativa.", field="capacity")
@@ -340,7 +340,7 @@ def stand_reallocation(*, occupants: list[StandSlot], waiting: list[StandSlot], 
 
 def stand_swap_violation(*, requires_consent, consent_a: bool, consent_b: bool) -> RuleViolation | None:
     """A swap of stands needs the consent of both holders and the administration's
-    decision; one done without it has no effect (Araporã art. 12)."""
+    decision; one done without it has no effect (``stands.swap_requires_consent``)."""
     if requires_consent is not None and requires_consent.value and not (consent_a and consent_b):
         return RuleViolation("stand_swap_without_consent",
                              "A permuta de pontos exige a anuência dos dois permissionários.",
@@ -358,7 +358,7 @@ def fee_amount(*, units, unit_value: Decimal) -> Decimal:
 
 
 def tff_violation(tff_units) -> RuleViolation | None:
-    """The TFF exists only where the law sets it (Itagibá art. 6–7)."""
+    """The TFF exists only where the law sets it (``fees.tff_units``)."""
     if tff_units is None:
         return RuleViolation("tff_not_provided",
                              "A lei do município não prevê a Taxa de Fiscalização e Funcionamento.", field="kind")

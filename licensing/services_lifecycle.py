@@ -976,7 +976,7 @@ def stand_set_capacity(*, actor, stand: TaxiStand, capacity: int) -> dict:
 def stand_swap(*, actor, first: StandAssignment, second: StandAssignment, consent_first: bool,
                consent_second: bool) -> tuple[StandAssignment, StandAssignment]:
     """Swap the stands of two holders with the administration's decision (and, where the
-    pack says so, the consent of both: Araporã art. 12)."""
+    pack says so, the consent of both: ``stands.swap_requires_consent``)."""
     pack = regulation.current()
     violation = stand_swap_violation(requires_consent=pack.param("stands.swap_requires_consent"),
                                      consent_a=consent_first, consent_b=consent_second)
@@ -1053,7 +1053,7 @@ def fee_issue(
 
 @transaction.atomic
 def tff_issue(*, actor, authorization: Authorization, year: int | None = None) -> Fee:
-    """The yearly TFF of a grant (Itagibá art. 6: 19 UFP táxi; art. 7: 2 UFP mototáxi)."""
+    """The yearly TFF of a grant (``fees.tff_units`` per modality, in the fiscal unit)."""
     pack = regulation.current()
     param = pack.param("fees.tff_units", authorization.modality)
     violation = tff_violation(param)
@@ -1110,11 +1110,70 @@ def fee_cancel(*, actor, fee: Fee, reason: str) -> Fee:
     return locked
 
 
+BANK_RETURN_MAX_BYTES = 1_000_000
+
+
+def _parse_bank_date(raw: str) -> date:
+    raw = raw.strip()
+    if "/" in raw:
+        day, month, year = raw.split("/")
+        return date(int(year), int(month), int(day))
+    return date.fromisoformat(raw)
+
+
+def fees_import_bank_return(*, actor, content: bytes | str) -> dict:
+    """Record the payments of a simplified bank return file: one line per payment,
+    ``DAM number;payment date;amount;authentication`` (";" or "," separated, optional
+    header). Each payment is checked (DAM issued, same amount, date not in the future) and
+    recorded in its own transaction with an audit entry; problems are reported per line."""
+    if isinstance(content, bytes):
+        if len(content) > BANK_RETURN_MAX_BYTES:
+            raise ValidationError({"file": ["Arquivo de retorno grande demais (máximo 1 MB)."]})
+        try:
+            content = content.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            content = content.decode("latin-1")
+    paid: list[str] = []
+    errors: list[dict] = []
+    for line_no, line in enumerate(content.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = [p.strip() for p in line.split(";" if ";" in line else ",")]
+        if len(parts) < 3:
+            errors.append({"line": line_no, "error": "Linha incompleta: use número do DAM;data;valor;autenticação."})
+            continue
+        number, raw_date, raw_amount = parts[0], parts[1], parts[2].replace("R$", "").strip()
+        if line_no == 1 and not any(ch.isdigit() for ch in number):
+            continue  # header
+        fee = Fee.objects.filter(number=number).first()
+        if fee is None:
+            errors.append({"line": line_no, "error": f"DAM nº {number} não encontrado."})
+            continue
+        try:
+            paid_on = _parse_bank_date(raw_date)
+            amount = Decimal(raw_amount.replace(".", "").replace(",", ".") if "," in raw_amount else raw_amount)
+        except (ValueError, ArithmeticError):
+            errors.append({"line": line_no, "error": "Data ou valor inválido."})
+            continue
+        if amount != fee.amount:
+            errors.append({"line": line_no, "error": f"DAM nº {number}: valor pago {amount} difere do devido {fee.amount}."})
+            continue
+        try:
+            fee_mark_paid(actor=actor, fee=fee, paid_on=paid_on, reference=parts[3] if len(parts) > 3 else "retorno bancário")
+        except (InvalidTransition, ValidationError) as exc:
+            message = exc.message if isinstance(exc, InvalidTransition) else " ".join(exc.messages)
+            errors.append({"line": line_no, "error": f"DAM nº {number}: {message}"})
+            continue
+        paid.append(number)
+    return {"paid": paid, "errors": errors}
+
+
 __all__ = [
     "CERTIFICATE_ISSUERS",
     "fee_cancel",
     "fee_issue",
     "fee_mark_paid",
+    "fees_import_bank_return",
     "leave_record_return",
     "leaves_flag_overdue",
     "request_decide",

@@ -19,6 +19,7 @@ from licensing.forms_lifecycle import (
     REQUEST_FORMS,
     AssignForm,
     AuxiliaryRemoveForm,
+    BankReturnForm,
     CapacityForm,
     DecideForm,
     EndAssignmentForm,
@@ -455,7 +456,27 @@ class FeesView(RoleRequiredMixin, TemplateView):
         ctx["page_obj"] = Paginator(qs, PAGE_SIZE).get_page(self.request.GET.get("page"))
         ctx["querystring"] = urlencode({k: v for k, v in filters.items() if v})
         ctx["pay_form"] = PayForm()
+        ctx["bank_form"] = BankReturnForm()
         return ctx
+
+
+class BankReturnView(RoleRequiredMixin, View):
+    roles = DESK
+
+    def post(self, request):
+        form = BankReturnForm(request.POST, request.FILES)
+        if not form.is_valid():
+            messages.error(request, "Arquivo de retorno: escolha o arquivo CSV do banco.")
+            return redirect("lifecycle-fees")
+        try:
+            result = svc.fees_import_bank_return(actor=request.user, content=form.cleaned_data["file"].read())
+        except SERVICE_ERRORS as exc:
+            messages.error(request, error_text(exc))
+            return redirect("lifecycle-fees")
+        messages.success(request, f"Retorno processado: {len(result['paid'])} pagamento(s) registrado(s).")
+        for problem in result["errors"][:20]:
+            messages.warning(request, f"Linha {problem['line']}: {problem['error']}")
+        return redirect("lifecycle-fees")
 
 
 class FeePayView(RoleRequiredMixin, View):

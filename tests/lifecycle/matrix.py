@@ -77,6 +77,7 @@ ROWS = [
     Row("lifecycle-fees", DESK_HTML),
     Row("lifecycle-fees", DESK_HTML, query="?status=issued&kind=fine&q=Alice"),
     Row("lifecycle-tff-issue", DESK_POST, method="post", data=lambda w: {"authorization": w["lc_auth"].number}),
+    Row("lifecycle-fee-bank-return", DESK_POST, method="post", data=lambda w: {}),
     Row("lifecycle-fee-pay", DESK_POST, method="post", kwargs=_fee,
         data=lambda w: {"paid_on": w["pack"].today().isoformat(), "reference": "AUT"}),
     # API
@@ -101,6 +102,8 @@ ROWS = [
         data=lambda w: {"authorization": w["lc_free_auth"].pk}),
     Row("api-lifecycle-fees", _api(200, requerente=200, outsider=200), api=True),
     Row("api-lifecycle-fee", _api(200, requerente=200, outsider=404), api=True, kwargs=_fee),
+    Row("api-lifecycle-fee-bank-return", _api(400), method="post", api=True, data=lambda w: {},
+        notes="no file sent: 400 naming the field"),
     Row("api-lifecycle-fee-pay", _api(200), method="post", api=True, kwargs=_fee, data=lambda w: {}),
     Row("api-lifecycle-fee-dam", _api(200, requerente=200, outsider=404), api=True, kwargs=_fee),
     Row("api-lifecycle-leave-return", _api(200, requerente=200, outsider=404), method="post", api=True, kwargs=_leave,
