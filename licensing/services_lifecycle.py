@@ -5,15 +5,13 @@ with an audit entry; issued documents are superseded or cancelled, never edited.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-from decimal import Decimal
+from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Min
 from django.urls import reverse
 from django.utils import timezone
 
@@ -25,13 +23,9 @@ from licensing.models import (
     AuthorizationStatus,
 )
 from licensing.models_lifecycle import (
-    FEE_TRANSITIONS,
     AssignmentStatus,
     AuxiliaryDriver,
     AuxiliaryStatus,
-    Fee,
-    FeeKind,
-    FeeStatus,
     LeaveOfAbsence,
     LeaveStatus,
     LifecycleRequest,
@@ -39,7 +33,6 @@ from licensing.models_lifecycle import (
     RequestKind,
     RequestStatus,
     StandAssignment,
-    TaxiStand,
 )
 from licensing.rules_lifecycle import (
     CERTIFICATE_ISSUERS,
@@ -47,19 +40,14 @@ from licensing.rules_lifecycle import (
     LEAVE_KEYS,
     SUBSTITUTION_GROUNDS,
     TRANSFER_GROUNDS,
-    StandSlot,
     auxiliary_limit_violation,
     auxiliary_removal_report,
     driver_requirement_violations,
-    fee_amount,
     leave_last_day,
     leave_violation,
     preposto_violation,
     renunciation_fee_notice,
-    stand_reallocation,
-    stand_swap_violation,
     substitution_violation,
-    tff_violation,
     transfer_violation,
 )
 from licensing.selectors import active_bar
@@ -811,362 +799,24 @@ def leaves_flag_overdue(*, today: date | None = None) -> int:
     return flagged
 
 
-# --- stands ---------------------------------------------------------------------------
-@transaction.atomic
-def stand_create(*, actor, name: str, location: str, capacity: int, modality: str = "",
-                 is_example: bool = False) -> TaxiStand:
-    name = (name or "").strip()
-    if not name:
-        raise ValidationError({"name": ["Informe o nome do ponto."]})
-    if not (location or "").strip():
-        raise ValidationError({"location": ["Informe a localização do ponto."]})
-    if capacity is None or int(capacity) < 1:
-        raise ValidationError({"capacity": ["Informe o número de vagas (pelo menos 1)."]})
-    if TaxiStand.objects.filter(name__iexact=name).exists():
-        raise ValidationError({"name": ["Já existe um ponto com este nome."]})
-    stand = TaxiStand.objects.create(name=name, location=location.strip(), capacity=int(capacity),
-                                     modality=modality or "", is_example=is_example)
-    audit_log(actor=actor, obj=stand, action="stand_created", data={"capacity": stand.capacity})
-    return stand
-
-
-def stands_sync_from_pack(*, actor=None) -> int:
-    """Create the pack's stands that do not exist yet (idempotent)."""
-    pack = regulation.current(required=False)
-    if pack is None:
-        return 0
-    created = 0
-    for item in pack.stands:
-        if not TaxiStand.objects.filter(name__iexact=item["name"]).exists():
-            stand_create(actor=actor, name=item["name"], location=item.get("location", ""),
-                         capacity=int(item.get("capacity", 1)), modality=item.get("modality", ""),
-                         is_example=bool(item.get("example", False)))
-            created += 1
-    return created
-
-
-def _registered_on(auth: Authorization) -> date:
-    """Time of registration in the holder's record: their first grant of this modality."""
-    first = Authorization.objects.filter(holder_id=auth.holder_id, modality=auth.modality).aggregate(m=Min("valid_from"))["m"]
-    return min(first or auth.valid_from, auth.valid_from)
-
-
-def _assignment_close(*, actor, assignment: StandAssignment, reason: str) -> None:
-    before = assignment.status
-    assignment.status = AssignmentStatus.ENDED
-    assignment.ended_at = timezone.now()
-    assignment.end_reason = reason[:250]
-    assignment.save(update_fields=["status", "ended_at", "end_reason"])
-    audit_log(actor=actor, obj=assignment, action="stand_assignment_ended", from_state=before,
-              to_state=AssignmentStatus.ENDED, reason=reason)
-
-
-def _slots(qs) -> list[StandSlot]:
-    return [StandSlot(a.pk, a.registered_on, a.vehicle_year) for a in qs]
-
-
-def _fill_places(*, actor, stand: TaxiStand) -> list[int]:
-    """Offer free places to those waiting: oldest registration first, tie by newer vehicle
-    where the pack has the rule; otherwise in order of arrival."""
-    pack = regulation.current()
-    active = list(stand.assignments.filter(status=AssignmentStatus.ACTIVE))
-    waiting = list(stand.assignments.filter(status=AssignmentStatus.WAITING).order_by("started_at", "id"))
-    free = stand.capacity - len(active)
-    if free <= 0 or not waiting:
-        return []
-    rule = pack.param("stands.reallocation")
-    if rule is not None and rule.value:
-        ids = [s.id for s in stand_reallocation(occupants=_slots(active), waiting=_slots(waiting),
-                                                capacity=stand.capacity).move_in]
-        basis = f"{rule.legal_basis} (§5–6)"
-    else:
-        ids = [a.pk for a in waiting[:free]]
-        basis = ""
-    for a in StandAssignment.objects.filter(pk__in=ids).select_related("authorization__holder"):
-        a.status = AssignmentStatus.ACTIVE
-        a.started_at = timezone.now()
-        a.save(update_fields=["status", "started_at"])
-        audit_log(actor=actor, obj=a, action="stand_place_granted", from_state=AssignmentStatus.WAITING,
-                  to_state=AssignmentStatus.ACTIVE, reason=basis)
-        notify(recipient=a.authorization.holder, subject=f"Vaga no {stand.name}",
-               body=f"Você recebeu uma vaga no {stand.name}. {basis}".strip(), link=reverse("lifecycle-mine"),
-               dedup_key=f"stand-place:{a.pk}:{a.started_at:%Y%m%d%H%M%S%f}")
-    return ids
-
-
-@transaction.atomic
-def stand_assign(*, actor, stand: TaxiStand, authorization: Authorization) -> StandAssignment:
-    """Designate a holder's stand (a place if free, else the waiting list). A holder has one
-    stand; assigning another one moves them (decided by the administration)."""
-    stand = TaxiStand.objects.select_for_update().get(pk=stand.pk)
-    if not stand.is_active:
-        raise InvalidTransition("Este ponto está desativado.")
-    auth = Authorization.objects.select_related("vehicle").get(pk=authorization.pk)
-    if not _is_current(auth):
-        raise InvalidTransition(f"A autorização nº {auth.number} não está vigente.", field="authorization")
-    if stand.modality and stand.modality != auth.modality:
-        raise ValidationError({"authorization": ["Este ponto é de outra modalidade."]})
-    previous = StandAssignment.objects.select_for_update().filter(
-        authorization=auth, status__in=[AssignmentStatus.ACTIVE, AssignmentStatus.WAITING]).select_related("stand").first()
-    if previous is not None and previous.stand_id == stand.pk:
-        raise InvalidTransition("Esta autorização já está designada para este ponto.", field="authorization")
-    if previous is not None:
-        _assignment_close(actor=actor, assignment=previous, reason=f"Transferida para o {stand.name}")
-    occupied = stand.assignments.filter(status=AssignmentStatus.ACTIVE).count()
-    assignment = StandAssignment.objects.create(
-        stand=stand, authorization=auth,
-        status=AssignmentStatus.ACTIVE if occupied < stand.capacity else AssignmentStatus.WAITING,
-        registered_on=_registered_on(auth), vehicle_year=auth.vehicle.manufacture_year if auth.vehicle else None,
-    )
-    audit_log(actor=actor, obj=assignment, action="stand_assigned", to_state=assignment.status,
-              data={"stand": stand.name, "authorization": auth.number})
-    if previous is not None and previous.status == AssignmentStatus.ENDED and previous.stand_id != stand.pk:
-        _fill_places(actor=actor, stand=previous.stand)
-    notify(recipient=auth.holder, subject=f"Ponto designado: {stand.name}",
-           body=(f"Sua autorização nº {auth.number} foi designada para o {stand.name} ({stand.location})"
-                 + (" — aguardando vaga." if assignment.status == AssignmentStatus.WAITING else ".")),
-           link=reverse("lifecycle-mine"), dedup_key=f"stand-assigned:{assignment.pk}")
-    return assignment
-
-
-@transaction.atomic
-def stand_set_capacity(*, actor, stand: TaxiStand, capacity: int) -> dict:
-    """Change a stand's places; on a reduction the most recent registrations move to the
-    waiting list, on an increase the oldest waiting get the places (where the pack says so)."""
-    stand = TaxiStand.objects.select_for_update().get(pk=stand.pk)
-    try:
-        capacity = int(capacity)
-    except (TypeError, ValueError):
-        raise ValidationError({"capacity": ["Informe o número de vagas."]}) from None
-    if capacity < 0:
-        raise ValidationError({"capacity": ["O número de vagas não pode ser negativo."]})
-    pack = regulation.current()
-    rule = pack.param("stands.reallocation")
-    active = list(stand.assignments.filter(status=AssignmentStatus.ACTIVE).select_related("authorization__holder"))
-    moved_out: list[int] = []
-    if capacity < len(active):
-        if rule is None or not rule.value:
-            raise RuleViolation(
-                "stand_capacity_below_occupancy",
-                f"O ponto tem {len(active)} veículos; transfira ou encerre designações antes de reduzir para {capacity}.",
-                field="capacity", conflict=True)
-        plan = stand_reallocation(occupants=_slots(active), waiting=[], capacity=capacity)
-        moved_out = [s.id for s in plan.move_out]
-    before = stand.capacity
-    stand.capacity = capacity
-    stand.save(update_fields=["capacity"])
-    audit_log(actor=actor, obj=stand, action="stand_capacity_changed", from_state=str(before), to_state=str(capacity),
-              reason=rule.legal_basis if rule else "", data={"moved_out": moved_out})
-    by_id = {a.pk: a for a in active}
-    for pk in moved_out:
-        a = by_id[pk]
-        a.status = AssignmentStatus.WAITING
-        a.save(update_fields=["status"])
-        audit_log(actor=actor, obj=a, action="stand_place_lost", from_state=AssignmentStatus.ACTIVE,
-                  to_state=AssignmentStatus.WAITING, reason=f"Redução de vagas: registro mais recente ({rule.legal_basis}, §4)")
-        notify(recipient=a.authorization.holder, subject=f"Redução de vagas no {stand.name}",
-               body=(f"O {stand.name} passou a {capacity} vagas. Pelo critério legal (menor tempo de registro), sua "
-                     f"autorização aguarda nova designação ({rule.legal_basis})."),
-               link=reverse("lifecycle-mine"), dedup_key=f"stand-lost:{a.pk}:{stand.pk}:{before}:{capacity}")
-    moved_in = _fill_places(actor=actor, stand=stand) if capacity > before else []
-    return {"capacity": capacity, "moved_out": moved_out, "moved_in": moved_in}
-
-
-@transaction.atomic
-def stand_swap(*, actor, first: StandAssignment, second: StandAssignment, consent_first: bool,
-               consent_second: bool) -> tuple[StandAssignment, StandAssignment]:
-    """Swap the stands of two holders with the administration's decision (and, where the
-    pack says so, the consent of both: ``stands.swap_requires_consent``)."""
-    pack = regulation.current()
-    violation = stand_swap_violation(requires_consent=pack.param("stands.swap_requires_consent"),
-                                     consent_a=consent_first, consent_b=consent_second)
-    if violation:
-        raise violation
-    a = StandAssignment.objects.select_for_update(of=("self",)).select_related("stand", "authorization").get(pk=first.pk)
-    b = StandAssignment.objects.select_for_update(of=("self",)).select_related("stand", "authorization").get(pk=second.pk)
-    if a.status != AssignmentStatus.ACTIVE or b.status != AssignmentStatus.ACTIVE:
-        raise InvalidTransition("Só se permutam vagas ocupadas.", field="assignment")
-    if a.stand_id == b.stand_id:
-        raise ValidationError({"assignment": ["As duas designações são do mesmo ponto."]})
-    _assignment_close(actor=actor, assignment=a, reason=f"Permuta com a autorização nº {b.authorization.number}")
-    _assignment_close(actor=actor, assignment=b, reason=f"Permuta com a autorização nº {a.authorization.number}")
-    new_a = StandAssignment.objects.create(stand=b.stand, authorization=a.authorization, status=AssignmentStatus.ACTIVE,
-                                           registered_on=a.registered_on, vehicle_year=a.vehicle_year)
-    new_b = StandAssignment.objects.create(stand=a.stand, authorization=b.authorization, status=AssignmentStatus.ACTIVE,
-                                           registered_on=b.registered_on, vehicle_year=b.vehicle_year)
-    for new, consent in ((new_a, consent_first), (new_b, consent_second)):
-        audit_log(actor=actor, obj=new, action="stand_swapped", to_state=new.status,
-                  data={"stand": new.stand.name, "consent": consent})
-    return new_a, new_b
-
-
-@transaction.atomic
-def stand_assignment_end(*, actor, assignment: StandAssignment, reason: str) -> StandAssignment:
-    a = StandAssignment.objects.select_for_update(of=("self",)).select_related("stand").get(pk=assignment.pk)
-    if a.status == AssignmentStatus.ENDED:
-        raise InvalidTransition("Esta designação já foi encerrada.")
-    if not (reason or "").strip():
-        raise ValidationError({"reason": ["Informe o motivo do encerramento."]})
-    _assignment_close(actor=actor, assignment=a, reason=reason.strip())
-    _fill_places(actor=actor, stand=a.stand)
-    return a
-
-
-# --- fees -----------------------------------------------------------------------------
-@transaction.atomic
-def fee_issue(
-    *, actor, kind: str, holder, description: str, legal_basis: str, authorization: Authorization | None = None,
-    units: Decimal | int | str | None = None, amount: Decimal | str | None = None, reference_year: int | None = None,
-    due_date: date | None = None, source: str = "",
-) -> Fee:
-    """Issue a DAM for a fee or fine: in fiscal units (converted at the unit's value) or in reais."""
-    if kind not in FeeKind.values:
-        raise ValidationError({"kind": ["Tipo de cobrança inválido."]})
-    pack = regulation.current()
-    today = pack.today()
-    unit_name, unit_value = "", None
-    if units is not None:
-        fu = pack.fiscal_unit_value(today)
-        if fu is None:
-            raise RuleViolation("fiscal_unit_missing", "O município não tem unidade fiscal configurada.", field="units")
-        unit_value = fu[0]
-        unit_name = pack.fiscal_unit.get("name", "")
-        amount = fee_amount(units=units, unit_value=unit_value)
-    if amount is None or Decimal(str(amount)) <= 0:
-        raise ValidationError({"amount": ["Informe um valor positivo."]})
-    due_days = int(pack.value("fees.due_days", authorization.modality if authorization else None, DEFAULT_FEE_DUE_DAYS))
-    fee = Fee.objects.create(
-        number=document_number("dam", today.year), kind=kind, authorization=authorization, holder=holder,
-        description=description[:250], reference_year=reference_year or today.year,
-        units=Decimal(str(units)) if units is not None else None, unit_name=unit_name, unit_value=unit_value,
-        amount=Decimal(str(amount)).quantize(Decimal("0.01")), legal_basis=legal_basis[:300], source=source[:60],
-        issued_by=actor if getattr(actor, "is_authenticated", False) else None,
-        due_date=due_date or today + timedelta(days=due_days),
-    )
-    audit_log(actor=actor, obj=fee, action="fee_issued", to_state=fee.status,
-              data={"number": fee.number, "amount": str(fee.amount), "kind": kind, "units": str(units or "")})
-    notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
-           body=f"Valor R$ {fee.amount}, vencimento {fee.due_date:%d/%m/%Y}. O DAM com o Pix está no portal.",
-           link=reverse("lifecycle-mine"), dedup_key=f"fee-issued:{fee.pk}")
-    return fee
-
-
-@transaction.atomic
-def tff_issue(*, actor, authorization: Authorization, year: int | None = None) -> Fee:
-    """The yearly TFF of a grant (``fees.tff_units`` per modality, in the fiscal unit)."""
-    pack = regulation.current()
-    param = pack.param("fees.tff_units", authorization.modality)
-    violation = tff_violation(param)
-    if violation:
-        raise violation
-    year = year or pack.today().year
-    if Fee.objects.filter(authorization=authorization, kind=FeeKind.TFF, reference_year=year).exclude(
-        status=FeeStatus.CANCELLED
-    ).exists():
-        raise RuleViolation("tff_already_issued", f"A TFF de {year} desta autorização já foi emitida.",
-                            param.legal_basis, field="year", conflict=True)
-    return fee_issue(
-        actor=actor, kind=FeeKind.TFF, holder=authorization.holder, authorization=authorization,
-        description=f"TFF {year} — {pack.modality_label(authorization.modality)}, autorização nº {authorization.number}",
-        legal_basis=param.legal_basis, units=param.value, reference_year=year,
-    )
-
-
-@transaction.atomic
-def fee_mark_paid(*, actor, fee: Fee, paid_on: date | None = None, reference: str = "") -> Fee:
-    locked = Fee.objects.select_for_update().get(pk=fee.pk)
-    if FeeStatus.PAID not in FEE_TRANSITIONS.get(locked.status, set()):
-        raise InvalidTransition(f"O DAM nº {locked.number} está {locked.get_status_display()}.")
-    pack = regulation.current()
-    paid_on = paid_on or pack.today()
-    if paid_on > pack.today():
-        raise ValidationError({"paid_on": ["A data do pagamento não pode ser futura."]})
-    if paid_on < timezone.localtime(locked.issued_at, pack.tz).date():
-        raise ValidationError({"paid_on": ["A data do pagamento não pode ser anterior à emissão do DAM."]})
-    locked.status = FeeStatus.PAID
-    locked.paid_on = paid_on
-    locked.paid_at = timezone.now()
-    locked.paid_marked_by = actor
-    locked.payment_reference = (reference or "").strip()[:80]
-    locked.save(update_fields=["status", "paid_on", "paid_at", "paid_marked_by", "payment_reference"])
-    audit_log(actor=actor, obj=locked, action="fee_paid", from_state=FeeStatus.ISSUED, to_state=FeeStatus.PAID,
-              data={"paid_on": paid_on.isoformat(), "reference": locked.payment_reference})
-    return locked
-
-
-@transaction.atomic
-def fee_cancel(*, actor, fee: Fee, reason: str) -> Fee:
-    locked = Fee.objects.select_for_update().get(pk=fee.pk)
-    if FeeStatus.CANCELLED not in FEE_TRANSITIONS.get(locked.status, set()):
-        raise InvalidTransition(f"O DAM nº {locked.number} está {locked.get_status_display()}.")
-    if not (reason or "").strip():
-        raise ValidationError({"reason": ["Informe o motivo do cancelamento."]})
-    before = locked.status
-    locked.status = FeeStatus.CANCELLED
-    locked.status_reason = reason.strip()
-    locked.save(update_fields=["status", "status_reason"])
-    audit_log(actor=actor, obj=locked, action="fee_cancelled", from_state=before, to_state=locked.status,
-              reason=reason)
-    return locked
-
-
-BANK_RETURN_MAX_BYTES = 1_000_000
-
-
-def _parse_bank_date(raw: str) -> date:
-    raw = raw.strip()
-    if "/" in raw:
-        day, month, year = raw.split("/")
-        return date(int(year), int(month), int(day))
-    return date.fromisoformat(raw)
-
-
-def fees_import_bank_return(*, actor, content: bytes | str) -> dict:
-    """Record the payments of a simplified bank return file: one line per payment,
-    ``DAM number;payment date;amount;authentication`` (";" or "," separated, optional
-    header). Each payment is checked (DAM issued, same amount, date not in the future) and
-    recorded in its own transaction with an audit entry; problems are reported per line."""
-    if isinstance(content, bytes):
-        if len(content) > BANK_RETURN_MAX_BYTES:
-            raise ValidationError({"file": ["Arquivo de retorno grande demais (máximo 1 MB)."]})
-        try:
-            content = content.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            content = content.decode("latin-1")
-    paid: list[str] = []
-    errors: list[dict] = []
-    for line_no, line in enumerate(content.splitlines(), start=1):
-        if not line.strip():
-            continue
-        parts = [p.strip() for p in line.split(";" if ";" in line else ",")]
-        if len(parts) < 3:
-            errors.append({"line": line_no, "error": "Linha incompleta: use número do DAM;data;valor;autenticação."})
-            continue
-        number, raw_date, raw_amount = parts[0], parts[1], parts[2].replace("R$", "").strip()
-        if line_no == 1 and not any(ch.isdigit() for ch in number):
-            continue  # header
-        fee = Fee.objects.filter(number=number).first()
-        if fee is None:
-            errors.append({"line": line_no, "error": f"DAM nº {number} não encontrado."})
-            continue
-        try:
-            paid_on = _parse_bank_date(raw_date)
-            amount = Decimal(raw_amount.replace(".", "").replace(",", ".") if "," in raw_amount else raw_amount)
-        except (ValueError, ArithmeticError):
-            errors.append({"line": line_no, "error": "Data ou valor inválido."})
-            continue
-        if amount != fee.amount:
-            errors.append({"line": line_no, "error": f"DAM nº {number}: valor pago {amount} difere do devido {fee.amount}."})
-            continue
-        try:
-            fee_mark_paid(actor=actor, fee=fee, paid_on=paid_on, reference=parts[3] if len(parts) > 3 else "retorno bancário")
-        except (InvalidTransition, ValidationError) as exc:
-            message = exc.message if isinstance(exc, InvalidTransition) else " ".join(exc.messages)
-            errors.append({"line": line_no, "error": f"DAM nº {number}: {message}"})
-            continue
-        paid.append(number)
-    return {"paid": paid, "errors": errors}
-
+# Stands and fees live in their own modules; re-exported here for one import point.
+from licensing.services_fees import (  # noqa: E402
+    fee_cancel,
+    fee_issue,
+    fee_mark_paid,
+    fees_import_bank_return,
+    tff_issue,
+)
+from licensing.services_stands import (  # noqa: E402
+    _assignment_close,
+    _fill_places,
+    stand_assign,
+    stand_assignment_end,
+    stand_create,
+    stand_set_capacity,
+    stand_swap,
+    stands_sync_from_pack,
+)
 
 __all__ = [
     "CERTIFICATE_ISSUERS",
