@@ -28,6 +28,7 @@ def register() -> None:
     register_menu(
         MenuItem("Minha autorização", "lifecycle-mine", (Role.APPLICANT.value,), 20),
         MenuItem("Pedidos de alteração", "lifecycle-queue", DESK, 32),
+        MenuItem("Vistorias de substituição", "lifecycle-queue", (Role.AGENT.value,), 33),
         MenuItem("Gestão de pontos", "lifecycle-stands-manage", DESK, 44),
         MenuItem("Taxas (DAM)", "lifecycle-fees", DESK, 46),
         MenuItem("Pontos de táxi", "lifecycle-stands-public", (), 70),

@@ -236,14 +236,17 @@ class RequestDetailView(RoleRequiredMixin, TemplateView):
 class QueueView(RoleRequiredMixin, TemplateView):
     """The clerk's queue of requests, with filters, counts and pagination."""
 
-    roles = DESK
+    roles = (*DESK, Role.AGENT)
     template_name = "lifecycle/queue.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         form = QueueFilterForm(self.request.GET or {"status": RequestStatus.FILED})
         filters = form.cleaned_data if form.is_valid() else {}
-        qs = sel.requests_for_queue(status=filters.get("status", ""), kind=filters.get("kind", ""), q=filters.get("q", ""))
+        agent_only = not sel.is_desk(self.request.user)  # agents: substitutions awaiting the vistoria
+        kind = RequestKind.SUBSTITUTION if agent_only else filters.get("kind", "")
+        qs = sel.requests_for_queue(status=filters.get("status", ""), kind=kind, q=filters.get("q", ""))
+        ctx["agent_only"] = agent_only
         ctx["form"] = form
         ctx["page_obj"] = Paginator(qs, PAGE_SIZE).get_page(self.request.GET.get("page"))
         ctx["querystring"] = urlencode({k: v for k, v in filters.items() if v})

@@ -162,3 +162,13 @@ def test_substitution_filed_on_the_form_and_shown_in_portuguese(itagiba, applica
     body = web(applicant).get(r["Location"]).content.decode()
     assert "Veículo substituto" in body and "ABC1D23" in body and "01/03/2025" in body
     assert "pedido protocolado" in body
+
+
+def test_agent_queue_lists_only_substitutions(itagiba, applicant, agent, web):
+    auth, _ = grant(applicant, manufacture_year=2020)
+    sub = request_file(actor=applicant, authorization=auth, kind=RequestKind.SUBSTITUTION,
+                       data={"ground": "newer", "vehicle": vehicle_data()})
+    other, _ = grant()
+    ren = request_file(actor=other.holder, authorization=other, kind=RequestKind.RENUNCIATION, data={})
+    body = web(agent).get("/atendimento/pedidos/?kind=renunciation").content.decode()
+    assert sub.protocol in body and ren.protocol not in body

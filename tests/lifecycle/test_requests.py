@@ -343,3 +343,51 @@ def test_overdue_job_task_records_its_run(arapora, applicant, clerk, api):
     assert leaves_flag_overdue_task() == 1 and leaves_flag_overdue_task() == 0
     assert sorted(JobRun.objects.filter(name="leaves_flag_overdue").values_list("changed", flat=True)) == [0, 1]
     assert BEAT["leaves-flag-overdue"]["task"] == leaves_flag_overdue_task.name
+
+
+@pytest.mark.parametrize("slug", ["alegre", "arapora"])
+def test_substitution_where_the_law_lists_no_grounds_amends_the_act(load_pack, slug, applicant, clerk, api):
+    pack = load_pack(slug)
+    auth, alvaras = grant(applicant, manufacture_year=2023)
+    r = file(api, applicant, auth, "substitution", {"vehicle": vehicle_data(manufacture_year=pack.today().year - 1)})
+    assert r.status_code == 201, r.json()
+    rid = r.json()["id"]
+    api(clerk).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True}, format="json")
+    assert decide(api, clerk, rid).status_code == 200
+    auth.refresh_from_db()
+    assert auth.vehicle.plate == "QWE1R23"
+    for alvara in alvaras:  # a driver's alvará does not name the vehicle: it stays
+        alvara.refresh_from_db()
+        assert alvara.status == AlvaraStatus.ACTIVE
+
+
+def test_substitute_vehicle_over_the_max_age_is_refused(arapora, applicant, api):
+    auth, _ = grant(applicant)
+    old_year = arapora.today().year - 6
+    r = file(api, applicant, auth, "substitution", {"vehicle": vehicle_data(manufacture_year=old_year)})
+    assert r.status_code == 400
+    assert r.json()["rule"] == {"code": "substitution_new_vehicle_too_old",
+                                "legal_basis": "Lei 724/2008 (Araporã/MG), art. 16, IV"}
+
+
+@pytest.mark.parametrize("slug,kind,data,code", [
+    ("alegre", "leave", {"reason": "theft", "starts_on": "2026-01-01", "days": 10}, "leave_not_provided"),
+    ("arapora", "preposto", {"preposto_cpf": "", "permanent": True, "invalidity_on": "2026-01-01",
+                             "medical_report": "x"}, "preposto_not_provided"),
+])
+def test_requests_the_pack_does_not_provide_are_refused(load_pack, slug, kind, data, code, applicant, api):
+    load_pack(slug)
+    auth, _ = grant(applicant)
+    r = file(api, applicant, auth, kind, data)
+    assert r.status_code == 400 and r.json()["rule"]["code"] == code
+
+
+def test_alegre_auxiliary_removal_has_no_deadline(alegre, applicant, clerk, api):
+    auth, _ = grant(applicant)
+    aux = _with_auxiliary(api, applicant, clerk, auth)
+    r = file(api, applicant, auth, "auxiliary_remove",
+             {"auxiliary": aux.pk, "left_on": (alegre.today() - timedelta(days=40)).isoformat()})
+    assert r.status_code == 201 and r.json()["late"] is False
+    assert decide(api, clerk, r.json()["id"]).status_code == 200
+    aux.refresh_from_db()
+    assert aux.status == AuxiliaryStatus.REMOVED
