@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -71,9 +72,9 @@ def tff_issue(*, actor, authorization: Authorization, year: int | None = None) -
         raise violation
     year = year or pack.today().year
     Authorization.objects.select_for_update().filter(pk=authorization.pk).first()  # one issuer at a time
-    if Fee.objects.filter(authorization=authorization, kind=FeeKind.TFF, reference_year=year).exclude(
-        status=FeeStatus.CANCELLED
-    ).exists():
+    already = Fee.objects.filter(kind=FeeKind.TFF, reference_year=year).exclude(status=FeeStatus.CANCELLED).filter(
+        Q(authorization=authorization) | Q(authorization__isnull=True, holder_id=authorization.holder_id))
+    if already.exists():
         raise RuleViolation("tff_already_issued", f"A TFF de {year} desta autorização já foi emitida.",
                             param.legal_basis, field="year", conflict=True)
     return fee_issue(
@@ -81,6 +82,42 @@ def tff_issue(*, actor, authorization: Authorization, year: int | None = None) -
         description=f"TFF {year} — {pack.modality_label(authorization.modality)}, autorização nº {authorization.number}",
         legal_basis=param.legal_basis, units=param.value, reference_year=year,
     )
+
+
+@transaction.atomic
+def tff_issue_for_application(*, actor, holder, modality: str, year: int | None = None, source: str = "") -> Fee:
+    """The TFF an applicant pays before the grant (the grant is refused while it is unpaid:
+    ``tff_unpaid_violation``). Counts as the grant's TFF for that year."""
+    pack = regulation.current()
+    param = pack.param("fees.tff_units", modality)
+    violation = tff_violation(param)
+    if violation:
+        raise violation
+    year = year or pack.today().year
+    type(holder).objects.select_for_update().filter(pk=holder.pk).first()  # one issuer at a time
+    if Fee.objects.filter(kind=FeeKind.TFF, reference_year=year, holder=holder).exclude(
+        status=FeeStatus.CANCELLED
+    ).exists():
+        raise RuleViolation("tff_already_issued", f"A TFF de {year} deste requerente já foi emitida.",
+                            param.legal_basis, field="year", conflict=True)
+    return fee_issue(
+        actor=actor, kind=FeeKind.TFF, holder=holder, authorization=None,
+        description=f"TFF {year} — {pack.modality_label(modality)} (outorga)", legal_basis=param.legal_basis,
+        units=param.value, reference_year=year, source=source,
+    )
+
+
+def tff_unpaid_violation(*, holder, modality: str, year: int | None = None) -> RuleViolation | None:
+    """Where the law sets a TFF, a grant cannot be issued before it is paid for the year."""
+    pack = regulation.current()
+    param = pack.param("fees.tff_units", modality)
+    if param is None:
+        return None
+    year = year or pack.today().year
+    if Fee.objects.filter(kind=FeeKind.TFF, reference_year=year, holder=holder, status=FeeStatus.PAID).exists():
+        return None
+    return RuleViolation("tff_unpaid", f"A TFF de {year} precisa estar paga antes da outorga.", param.legal_basis,
+                         field="tff", conflict=True)
 
 
 @transaction.atomic

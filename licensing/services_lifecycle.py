@@ -806,6 +806,8 @@ from licensing.services_fees import (  # noqa: E402
     fee_mark_paid,
     fees_import_bank_return,
     tff_issue,
+    tff_issue_for_application,
+    tff_unpaid_violation,
 )
 from licensing.services_stands import (  # noqa: E402
     _assignment_close,
@@ -837,4 +839,6 @@ __all__ = [
     "stand_swap",
     "stands_sync_from_pack",
     "tff_issue",
+    "tff_issue_for_application",
+    "tff_unpaid_violation",
 ]

@@ -8,6 +8,7 @@ from licensing.dam_lifecycle import fee_pix
 from licensing.models_lifecycle import Fee, FeeStatus
 from licensing.selectors_lifecycle import tff_outstanding, tff_paid
 from licensing.services_lifecycle import fee_issue, tff_issue
+from portal.exceptions import RuleViolation
 from portal.models import AuditEntry
 from portal.pix import parse_tlv, payload_is_valid
 from tests.lifecycle.helpers import grant
@@ -112,3 +113,29 @@ def test_bank_return_file_records_matching_payments_and_reports_the_rest(itagiba
                             {"file": SimpleUploadedFile("ret.csv", f"{a.number};{today.isoformat()};95.00".encode())})
     assert again.status_code == 302
     assert Fee.objects.get(pk=c.pk).status == "issued"
+
+
+def test_grant_requires_the_tff_paid_where_the_law_sets_it(itagiba, applicant, clerk):
+    from licensing.services_lifecycle import (
+        fee_mark_paid,
+        tff_issue_for_application,
+        tff_unpaid_violation,
+    )
+
+    violation = tff_unpaid_violation(holder=applicant, modality="mototaxi")
+    assert violation.code == "tff_unpaid" and violation.conflict and violation.legal_basis.endswith("art. 7")
+    fee = tff_issue_for_application(actor=clerk, holder=applicant, modality="mototaxi", source="Requerimento 2026/000001")
+    assert fee.amount == Decimal("10.00") and fee.authorization is None
+    assert tff_unpaid_violation(holder=applicant, modality="mototaxi") is not None
+    fee_mark_paid(actor=clerk, fee=fee)
+    assert tff_unpaid_violation(holder=applicant, modality="mototaxi") is None
+    auth, _ = grant(applicant, modality="mototaxi")
+    with pytest.raises(RuleViolation) as exc:
+        tff_issue(actor=clerk, authorization=auth)  # the year's TFF was already paid at the grant
+    assert exc.value.code == "tff_already_issued"
+
+
+def test_no_tff_requirement_where_the_law_has_none(arapora, applicant):
+    from licensing.services_lifecycle import tff_unpaid_violation
+
+    assert tff_unpaid_violation(holder=applicant, modality="taxi") is None
