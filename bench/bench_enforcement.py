@@ -53,7 +53,12 @@ def main() -> int:
     from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
     call_command("migrate", verbosity=0)
-    regulation.load_pack("arapora")
+    # a pack with progressive recidivism (the heaviest judgement), unless BENCH_PACK names one
+    slug = os.environ.get("BENCH_PACK") or next(
+        s for s in regulation.available_packs()
+        if regulation.read_pack_file(s).get("params", {}).get("recidivism.mode", {}).get("value") == "progressive"
+    )
+    regulation.load_pack(slug)
     pack = regulation.current()
     agent = UserFactory(role=Role.AGENT, registration_number="AG-9")
     clerk = UserFactory(role=Role.CLERK)

@@ -19,3 +19,12 @@ class LicensingConfig(AppConfig):
             MenuItem("Vistorias", "licensing-agent-inspections", (Role.AGENT,), 20),
         )
         hooks.connect()
+        from licensing import hooks_lifecycle
+        from licensing.jobs import register_hooks
+
+        hooks_lifecycle.register()
+        register_hooks()  # quota check after load_regulation
+        register(
+            MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), 80),
+            MenuItem("Veículos na idade máxima", "ops-aged-vehicles", (Role.CLERK, Role.ADMIN), 81),
+        )

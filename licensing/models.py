@@ -515,3 +515,6 @@ class ApplicantProfile(models.Model):
 
     def __str__(self) -> str:
         return f"Perfil de {self.user}"
+
+
+from licensing.models_lifecycle import *  # noqa: E402,F401,F403

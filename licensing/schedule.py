@@ -14,3 +14,6 @@ BEAT = {
     "licensing-vehicle-age": {"task": "licensing.tasks.check_vehicle_ages", "schedule": crontab(minute=15, hour=7)},
     "licensing-quota-check": {"task": "licensing.tasks.check_quotas", "schedule": crontab(minute=30, hour=2)},
 }
+
+# A grant's life: overdue returns from leave of absence.
+BEAT["leaves-flag-overdue"] = {"task": "licensing.leaves_flag_overdue", "schedule": 3600.0 * 6}

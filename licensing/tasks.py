@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from licensing import jobs
+from licensing.tasks_lifecycle import *  # noqa: F401,F403  (Celery discovers tasks.py only)
 from portal.jobs import run_job
 
 

@@ -434,4 +434,9 @@ def load_pack(slug: str, *, population: int | None = None, actor=None) -> LoadRe
         )
     transaction.on_commit(invalidate)
     invalidate()
-    return LoadResult(municipality.pk, created, changed_params, activated, population_changed)
+    result = LoadResult(municipality.pk, created, changed_params, activated, population_changed)
+    from portal.hooks import pack_loaded_callbacks
+
+    for callback in pack_loaded_callbacks():  # e.g. tariff tables and stands from the pack, quota check
+        callback(result)
+    return result

@@ -3,6 +3,7 @@
 import os
 
 from django.urls import path
+from django.views.generic import RedirectView
 
 from portal.public import views
 
@@ -11,7 +12,8 @@ urlpatterns = [
     path("verificar/<str:code>/", views.VerifyCodeView.as_view(), name="public-verify-code"),
     path("transparencia/", views.TransparencyView.as_view(), name="public-transparency"),
     path("transparencia/vagas/", views.QuotasView.as_view(), name="public-quotas"),
-    path("transparencia/pontos/", views.StandsView.as_view(), name="public-stands"),
+    # The stands list with occupancy lives with the stands themselves (licensing lifecycle).
+    path("transparencia/pontos/", RedirectView.as_view(pattern_name="lifecycle-stands-public"), name="public-stands"),
     path("transparencia/estatisticas/", views.StatisticsView.as_view(), name="public-statistics"),
 ]
 

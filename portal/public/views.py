@@ -120,17 +120,6 @@ class QuotasView(View):
         return public_cache(request, response, 60)
 
 
-class StandsView(View):
-    """GET /transparencia/pontos/ — taxi stands of the pack."""
-
-    def get(self, request):
-        pack = regulation.current()
-        stands = pack.stands
-        ctx = {"stands": stands, "total_capacity": sum(int(s.get("capacity") or 0) for s in stands),
-               "any_example": any(s.get("example") for s in stands)}
-        return public_cache(request, render(request, "public/stands.html", ctx), 3600)
-
-
 class StatisticsView(View):
     """GET /transparencia/estatisticas/ — charts drawn on the server, numbers in tables."""
 

@@ -195,7 +195,9 @@ def test_verify_uses_a_constant_number_of_queries(itagiba, holder, client, djang
 
 
 def test_stands_page_lists_the_pack_stands(alegre, client):
-    body = client.get("/transparencia/pontos/").content.decode()
+    response = client.get("/transparencia/pontos/")
+    assert response.status_code == 302
+    body = client.get(response["Location"]).content.decode()
     for stand in alegre.stands:
         assert stand["name"] in body
 

@@ -20,7 +20,7 @@ ROWS = [
     Row("public-verify-code", everyone(200), kwargs=lambda w: {"code": w["public_auth"].verification_code}),
     Row("public-transparency", everyone(200)),
     Row("public-quotas", everyone(200)),
-    Row("public-stands", everyone(200)),
+    Row("public-stands", everyone(302)),
     Row("public-statistics", everyone(200)),
 ]
 

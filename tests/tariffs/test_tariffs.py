@@ -239,13 +239,23 @@ def test_quote_accepts_an_offset_whose_plus_became_a_space(alegre_db, client):
     assert r.status_code == 200 and r.json()["at"].startswith("2026-11-29T19:30:00")
 
 
-def test_calculator_answers_before_the_tables_are_stored(alegre, client):
-    """A pack loaded without the command's hooks still quotes from the pack's own tables."""
+@pytest.fixture
+def alegre_without_hooks(db, monkeypatch):
+    """The pack loaded without its after-load hooks: no tariff table stored yet."""
+    from portal import hooks, regulation
+
+    monkeypatch.setattr(hooks, "_PACK_LOADED", [])
+    regulation.load_pack("alegre")
+    return regulation.current()
+
+
+def test_calculator_answers_before_the_tables_are_stored(alegre_without_hooks, client):
+    """With no table stored yet, quotes come from the pack's own tables."""
     assert TariffTable.objects.count() == 0
     assert client.get(QUOTE, {"modality": "taxi", "km": "10"}).json()["total"] == "30.99"
 
 
-def test_publishing_stores_the_pack_tables_first(alegre, admin_user):
-    _publish(admin_user, alegre)
+def test_publishing_stores_the_pack_tables_first(alegre_without_hooks, admin_user):
+    _publish(admin_user, alegre_without_hooks)
     assert set(TariffTable.objects.values_list("modality", "source")) == {
         ("taxi", "pack"), ("bus", "pack"), ("taxi", "published")}

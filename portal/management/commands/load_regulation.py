@@ -25,7 +25,3 @@ class Command(BaseCommand):
                 f"{result.changed_params} parâmetro(s) alterado(s)."
             )
         )
-        from portal.hooks import pack_loaded_callbacks
-
-        for callback in pack_loaded_callbacks():
-            callback(result)

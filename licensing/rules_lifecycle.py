@@ -1,0 +1,365 @@
+"""Pure rules of a grant's life (auxiliary drivers, substitution, leave, transfer, preposto,
+renunciation, stands, fees). No database: each takes plain values and the pack's
+``Param`` objects (value + legal basis) and answers with a ``RuleViolation`` or a result.
+
+A ``Param`` that is ``None`` means the law has no such rule: the rule is not applied,
+except where the act itself needs the law to provide for it (leave, preposto, TFF).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from licensing.rules import add_years, full_years_between
+from portal.exceptions import RuleViolation
+
+
+def _basis(param, suffix: str = "") -> str:
+    if param is None:
+        return ""
+    return f"{param.legal_basis}{suffix}"
+
+
+def _fmt(day: date) -> str:
+    return day.strftime("%d/%m/%Y")
+
+
+# --- auxiliary drivers ---------------------------------------------------------------
+@dataclass(frozen=True)
+class RemovalReport:
+    """When an auxiliary driver's departure was reported, against the legal deadline."""
+
+    days_after: int
+    deadline_days: int | None
+    late: bool
+    legal_basis: str
+
+
+def auxiliary_removal_report(*, left_on: date, reported_on: date, deadline) -> RemovalReport:
+    """The holder must report an auxiliary's departure within the pack's days
+    (``auxiliary.removal_report_days``, with its article in the pack: e.g. 2 days).
+
+    Day 0 is the departure; reported on day 2 is in time, on day 3 is late (an infraction
+    to be recorded, the removal itself is still registered).
+    """
+    if left_on > reported_on:
+        raise RuleViolation(
+            "auxiliary_left_in_future",
+            f"A data do desligamento ({_fmt(left_on)}) não pode ser posterior à data da comunicação "
+            f"({_fmt(reported_on)}).",
+            field="left_on",
+        )
+    days = (reported_on - left_on).days
+    if deadline is None:
+        return RemovalReport(days, None, False, "")
+    limit = int(deadline.value)
+    return RemovalReport(days, limit, days > limit, deadline.legal_basis)
+
+
+def auxiliary_limit_violation(*, current: int, max_param) -> RuleViolation | None:
+    """A grant holds at most ``auxiliary.max`` auxiliary drivers (current includes pending)."""
+    if max_param is None:
+        return None
+    limit = int(max_param.value)
+    if current >= limit:
+        return RuleViolation(
+            "auxiliary_limit",
+            f"A autorização já tem o número máximo de condutores auxiliares ({limit}).",
+            max_param.legal_basis, field="cpf", conflict=True,
+        )
+    return None
+
+
+def driver_requirement_violations(
+    *, birth_date: date | None, cnh_category: str, cnh_first_issued: date | None, cnh_ear: bool, on: date,
+    min_age=None, categories=None, cnh_min_years=None, ear_required=None,
+) -> list[RuleViolation]:
+    """Requirements an auxiliary driver shares with the holder (all but vehicle
+    ownership, where the law says so): minimum age, CNH category, years since the first CNH, EAR."""
+    out: list[RuleViolation] = []
+    if min_age is not None:
+        if birth_date is None:
+            out.append(RuleViolation("driver_birth_date_required", "Informe a data de nascimento do condutor.",
+                                     min_age.legal_basis, field="birth_date"))
+        elif full_years_between(birth_date, on) < int(min_age.value):
+            out.append(RuleViolation(
+                "driver_min_age", f"O condutor precisa ter pelo menos {min_age.value} anos completos.",
+                min_age.legal_basis, field="birth_date"))
+    if categories is not None:
+        held = {ch for ch in (cnh_category or "").upper() if ch.isalpha()}
+        allowed = {str(c).upper() for c in categories.value}
+        if not held & allowed:
+            out.append(RuleViolation(
+                "driver_cnh_category",
+                f"A CNH do condutor precisa ser de categoria {', '.join(sorted(allowed))}.",
+                categories.legal_basis, field="cnh_category"))
+    if cnh_min_years is not None:
+        if cnh_first_issued is None:
+            out.append(RuleViolation("driver_cnh_first_issued_required", "Informe a data da primeira habilitação.",
+                                     cnh_min_years.legal_basis, field="cnh_first_issued"))
+        elif full_years_between(cnh_first_issued, on) < int(cnh_min_years.value):
+            out.append(RuleViolation(
+                "driver_cnh_years",
+                f"O condutor precisa ter CNH há pelo menos {cnh_min_years.value} anos.",
+                cnh_min_years.legal_basis, field="cnh_first_issued"))
+    if ear_required is not None and ear_required.value and not cnh_ear:
+        out.append(RuleViolation("driver_ear", "A CNH do condutor precisa ter a observação EAR (exerce atividade remunerada).",
+                                 ear_required.legal_basis, field="cnh_ear"))
+    return out
+
+
+# --- vehicle -------------------------------------------------------------------------
+def vehicle_age(*, manufacture_year: int, first_registration: date | None, basis: str | None, on: date) -> int:
+    """Age in completed years: from the first CRLV date where the pack says so, else by
+    manufacture year (``vehicle.age_basis``)."""
+    if basis == "first_registration" and first_registration is not None:
+        return full_years_between(first_registration, on)
+    return on.year - manufacture_year
+
+
+SUBSTITUTION_GROUNDS = {
+    "newer": ("veículo mais novo", ", I"),
+    "max_age": ("veículo atual atingiu a idade máxima", ", II"),
+    "total_loss": ("perda total (sinistro, furto ou roubo)", ", III"),
+}
+CERTIFICATE_ISSUERS = {"detran": "DETRAN (certidão de baixa)", "police": "Delegacia de Polícia (certidão)"}
+
+
+def substitution_violation(
+    *, allowed, ground: str, old_year: int, old_first_registration: date | None, new_year: int,
+    new_first_registration: date | None, certificate_issuer: str = "", certificate_number: str = "",
+    age_basis=None, max_age=None, on: date,
+) -> RuleViolation | None:
+    """Vehicle substitution (``substitution.allowed`` and its article; grounds I–III): at any time for a newer vehicle (I), when the
+    vehicle reaches the maximum age (II), or after total loss proven by the DETRAN or police
+    certificate (III). The new vehicle must itself be within the maximum age."""
+    basis_kind = age_basis.value if age_basis is not None else None
+    if allowed is not None and not allowed.value:
+        return RuleViolation("substitution_forbidden", "A lei do município não admite a substituição do veículo.",
+                             allowed.legal_basis)
+    new_age = vehicle_age(manufacture_year=new_year, first_registration=new_first_registration,
+                          basis=basis_kind, on=on)
+    if max_age is not None and new_age > int(max_age.value):
+        return RuleViolation(
+            "substitution_new_vehicle_too_old",
+            f"O veículo substituto tem {new_age} anos; o máximo é {max_age.value}.",
+            max_age.legal_basis, field="vehicle")
+    if allowed is None:  # the law lists no grounds: any substitution within the vehicle rules
+        return None
+    if ground not in SUBSTITUTION_GROUNDS:
+        return RuleViolation("substitution_ground", "Informe o motivo da substituição: veículo mais novo, idade "
+                             "máxima atingida ou perda total.", allowed.legal_basis, field="ground")
+    basis = _basis(allowed, SUBSTITUTION_GROUNDS[ground][1])
+    if ground == "newer" and new_year <= old_year:
+        return RuleViolation(
+            "substitution_not_newer",
+            f"O veículo substituto (fabricação {new_year}) precisa ser mais novo que o atual (fabricação {old_year}).",
+            basis, field="vehicle")
+    if ground == "max_age":
+        old_age = vehicle_age(manufacture_year=old_year, first_registration=old_first_registration,
+                              basis=basis_kind, on=on)
+        if max_age is not None and old_age < int(max_age.value):
+            return RuleViolation(
+                "substitution_not_at_max_age",
+                f"O veículo atual tem {old_age} anos e ainda não atingiu a idade máxima ({max_age.value}).",
+                basis, field="ground")
+    if ground == "total_loss":
+        if certificate_issuer not in CERTIFICATE_ISSUERS:
+            return RuleViolation(
+                "substitution_certificate_issuer",
+                "Informe quem emitiu a certidão: DETRAN (sinistro) ou Delegacia de Polícia (furto ou roubo).",
+                basis, field="certificate_issuer")
+        if not (certificate_number or "").strip():
+            return RuleViolation("substitution_certificate_required",
+                                 "Informe o número da certidão de baixa (DETRAN) ou da certidão policial.",
+                                 basis, field="certificate_number")
+    return None
+
+
+# --- leave of absence ----------------------------------------------------------------
+LEAVE_KEYS = {"theft": "leave.theft_days", "accident": "leave.accident_days",
+              "substitution": "leave.substitution_days"}
+
+
+def leave_violation(*, reason: str, days: int, max_param) -> RuleViolation | None:
+    """Leave of absence for a fixed maximum per reason (``leave.<reason>_days``,
+    e.g. 90 days: day 90 accepted, 91 refused)."""
+    if reason not in LEAVE_KEYS:
+        return RuleViolation("leave_reason", "Informe o motivo do afastamento: furto, acidente grave ou "
+                             "substituição do veículo.", field="reason")
+    if max_param is None:
+        return RuleViolation("leave_not_provided",
+                             "A lei do município não prevê licença de afastamento por este motivo.", field="reason")
+    if days < 1:
+        return RuleViolation("leave_days", "Informe quantos dias de afastamento (pelo menos 1).", field="days")
+    limit = int(max_param.value)
+    if days > limit:
+        return RuleViolation("leave_too_long", f"O afastamento por este motivo é de no máximo {limit} dias.",
+                             max_param.legal_basis, field="days")
+    return None
+
+
+def leave_last_day(starts_on: date, days: int) -> date:
+    """Last day of a leave of ``days`` calendar days starting on ``starts_on``."""
+    return starts_on + timedelta(days=days - 1)
+
+
+def leave_overdue(*, ends_on: date, returned: bool, today: date) -> bool:
+    """A leave whose last day has passed without a recorded return."""
+    return not returned and today > ends_on
+
+
+# --- transfer ------------------------------------------------------------------------
+TRANSFER_GROUNDS = {
+    "holder_years": "titular há pelo menos o tempo mínimo",
+    "death": "falecimento do titular",
+    "retirement": "aposentadoria do titular",
+    "invalidity": "invalidez do titular",
+    "incapacity": "incapacidade comprovada por motivo de saúde",
+}
+HEIR_GROUNDS = {"death", "retirement", "invalidity"}
+HEIR_RELATIONSHIPS = {"spouse": "cônjuge", "heir": "herdeiro legal"}
+
+
+def transfer_violation(
+    *, allowed, ground: str, held_since: date, filed_on: date, event_on: date | None = None,
+    relationship: str = "", proof: str = "", min_years=None, heir_days=None,
+) -> RuleViolation | None:
+    """Transfer of the grant (``transfer.*``): after the minimum years as holder (I); on
+    death, retirement or invalidity to the spouse or an heir, filed within the deadline
+    counted from the event (II); on proven incapacity (III). Refused with the article where
+    the law forbids it (``transfer.allowed`` false or absent)."""
+    if allowed is None or not allowed.value:
+        return RuleViolation("transfer_forbidden", "A autorização é pessoal e intransferível.",
+                             _basis(allowed))
+    if ground not in TRANSFER_GROUNDS:
+        return RuleViolation("transfer_ground", "Informe o fundamento da transferência.", allowed.legal_basis,
+                             field="ground")
+    if ground == "holder_years":
+        if min_years is not None:
+            years = int(min_years.value)
+            since = add_years(held_since, years)
+            if filed_on < since:
+                return RuleViolation(
+                    "transfer_min_years",
+                    f"A transferência exige {years} anos como titular; isso se completa em {_fmt(since)}.",
+                    min_years.legal_basis, field="ground", conflict=True)
+        return None
+    if ground in HEIR_GROUNDS:
+        basis = _basis(heir_days) or _basis(allowed, ", II")
+        if relationship not in HEIR_RELATIONSHIPS:
+            return RuleViolation("transfer_relationship",
+                                 "Neste caso a transferência só pode ser feita ao cônjuge ou a um herdeiro legal.",
+                                 basis, field="relationship")
+        if event_on is None:
+            return RuleViolation("transfer_event_date", "Informe a data do falecimento, aposentadoria ou invalidez.",
+                                 basis, field="event_on")
+        if event_on > filed_on:
+            return RuleViolation("transfer_event_future", "A data do fato não pode ser futura.", basis,
+                                 field="event_on")
+        if heir_days is not None:
+            limit = int(heir_days.value)
+            if (filed_on - event_on).days > limit:
+                return RuleViolation(
+                    "transfer_heir_deadline",
+                    f"O pedido deve ser protocolado em até {limit} dias do fato "
+                    f"(prazo encerrado em {_fmt(event_on + timedelta(days=limit))}).",
+                    basis, field="event_on", conflict=True)
+        return None
+    # incapacity
+    if not (proof or "").strip():
+        return RuleViolation("transfer_proof_required",
+                             "Informe o laudo ou atestado que comprova a incapacidade para a profissão.",
+                             _basis(allowed, ", III"), field="proof")
+    return None
+
+
+# --- preposto ------------------------------------------------------------------------
+def preposto_violation(*, allowed, permanent: bool, invalidity_on: date | None, filed_on: date) -> RuleViolation | None:
+    """On permanent invalidity the holder keeps the grant and appoints a preposto
+    (``preposto.allowed_on_invalidity``)."""
+    if allowed is None or not allowed.value:
+        return RuleViolation("preposto_not_provided", "A lei do município não prevê a constituição de preposto.",
+                             _basis(allowed))
+    if not permanent:
+        return RuleViolation("preposto_permanent_only",
+                             "O preposto só pode ser constituído em caso de invalidez permanente do titular.",
+                             allowed.legal_basis, field="permanent")
+    if invalidity_on is None or invalidity_on > filed_on:
+        return RuleViolation("preposto_invalidity_date", "Informe a data da invalidez (não pode ser futura).",
+                             allowed.legal_basis, field="invalidity_on")
+    return None
+
+
+# --- renunciation --------------------------------------------------------------------
+def renunciation_fee_notice(refunds) -> str:
+    """What the holder is told about fees already paid (``renunciation.refunds_fees``)."""
+    if refunds is None:
+        return ""
+    if refunds.value:
+        return f"As taxas pagas poderão ser restituídas na forma da lei ({refunds.legal_basis})."
+    return f"A renúncia não dá direito à devolução de nenhuma taxa paga ({refunds.legal_basis})."
+
+
+# --- stands --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StandSlot:
+    """A holder at (or waiting for) a stand, with the data the reallocation ranks by."""
+
+    id: int
+    registered_on: date
+    vehicle_year: int | None = None
+
+
+@dataclass(frozen=True)
+class Reallocation:
+    keep: list[StandSlot]
+    move_out: list[StandSlot]
+    move_in: list[StandSlot]
+
+
+def stand_priority(slot: StandSlot) -> tuple:
+    """Longest registration first; tie: newer vehicle (``stands.reallocation``, §6 of its article)."""
+    return (slot.registered_on, -(slot.vehicle_year or 0), slot.id)
+
+
+def stand_reallocation(*, occupants: list[StandSlot], waiting: list[StandSlot], capacity: int) -> Reallocation:
+    """New capacity of a stand: on a reduction the most recent registrations move out
+    (``stands.reallocation``); on an increase the places go to the oldest registrations waiting
+    (§5); a tie is broken by the newer vehicle (§6)."""
+    if capacity < 0:
+        raise RuleViolation("stand_capacity", "A capacidade do ponto não pode ser negativa.", field="capacity")
+    ranked = sorted(occupants, key=stand_priority)
+    keep, move_out = ranked[:capacity], ranked[capacity:]
+    free = capacity - len(keep)
+    move_in = sorted(waiting, key=stand_priority)[:free] if free > 0 else []
+    return Reallocation(keep=keep, move_out=move_out, move_in=move_in)
+
+
+def stand_swap_violation(*, requires_consent, consent_a: bool, consent_b: bool) -> RuleViolation | None:
+    """A swap of stands needs the consent of both holders and the administration's
+    decision; one done without it has no effect (``stands.swap_requires_consent``)."""
+    if requires_consent is not None and requires_consent.value and not (consent_a and consent_b):
+        return RuleViolation("stand_swap_without_consent",
+                             "A permuta de pontos exige a anuência dos dois permissionários.",
+                             requires_consent.legal_basis, field="consent")
+    return None
+
+
+# --- fees ----------------------------------------------------------------------------
+CENT = Decimal("0.01")
+
+
+def fee_amount(*, units, unit_value: Decimal) -> Decimal:
+    """Amount in reais of a fee set in fiscal units, rounded half up to the cent."""
+    return (Decimal(str(units)) * Decimal(str(unit_value))).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def tff_violation(tff_units) -> RuleViolation | None:
+    """The TFF exists only where the law sets it (``fees.tff_units``)."""
+    if tff_units is None:
+        return RuleViolation("tff_not_provided",
+                             "A lei do município não prevê a Taxa de Fiscalização e Funcionamento.", field="kind")
+    return None
