@@ -12,6 +12,10 @@ def portal(request) -> dict:
     return {
         "pack": pack,
         "service_name": "Táxi e Mototáxi",
-        "menu_items": menu.items_for(user) if user is not None else [],
+        # Signed-in people see their work in the menu; the public pages go to the footer.
+        "menu_items": (
+            menu.items_for(user, public=False if user.is_authenticated else None) if user is not None else []
+        ),
+        "public_menu_items": menu.items_for(user, public=True) if user is not None else [],
         "user_role_labels": role_labels,
     }

@@ -26,9 +26,16 @@ def register(*items: MenuItem) -> None:
             _ITEMS.append(item)
 
 
-def items_for(user) -> list[dict]:
+def items_for(user, *, public: bool | None = None) -> list[dict]:
+    """Entries the user may open. ``public=True``: only the public pages (for the footer);
+    ``public=False``: only the user's own work (the main menu of a signed-in person)."""
     out = []
     for item in sorted(_ITEMS, key=lambda i: (i.order, i.label)):
+        is_public = item.roles == ()
+        if public is True and not is_public:
+            continue
+        if public is False and is_public and item.url_name != "home":
+            continue
         if item.roles == ("*",):
             if not user.is_authenticated:
                 continue

@@ -44,32 +44,42 @@ def test_every_named_url_has_a_row():
     assert not missing, f"URLs sem linha na matriz de permissões: {missing}"
 
 
-CASES = [(row, persona) for row in all_rows() for persona in PERSONAS]
+ROWS = all_rows()
 
 
-@pytest.mark.parametrize(
-    "row,persona", CASES, ids=[f"{r.name}-{r.method}-{p}" for r, p in CASES]
-)
-def test_permission(row, persona, any_matrix_world, api, web):
-    world, personas = any_matrix_world
+def _check(row, persona, world, personas, api, web) -> str | None:
     user = personas[persona]
     url = reverse(row.name, kwargs=row.kwargs(world) if row.kwargs else None) + row.query
     data = row.data(world) if row.data else None
     if row.api:
         client = api(user)
-        response = getattr(client, row.method)(url, data=data, format="json") if data is not None else getattr(client, row.method)(url)
+        call = getattr(client, row.method)
+        response = call(url, data=data, format="json") if data is not None else call(url)
     else:
-        client = web(user)
-        response = getattr(client, row.method)(url, data=data or {})
+        response = getattr(web(user), row.method)(url, data=data or {})
     expected = row.expected(persona)
     if expected == LOGIN:
-        assert response.status_code == 302 and "/conta/entrar/" in response["Location"], (
-            f"{row.name} {persona}: esperado redirecionar ao login, veio {response.status_code}"
-        )
-    else:
-        assert response.status_code == expected, (
-            f"{row.name} {row.method} {persona}: esperado {expected}, veio {response.status_code}"
-        )
+        if not (response.status_code == 302 and "/conta/entrar/" in response["Location"]):
+            return f"{persona}: esperado redirecionar ao login, veio {response.status_code}"
+    elif response.status_code != expected:
+        return f"{persona}: esperado {expected}, veio {response.status_code}"
+    return None
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[f"{r.name}-{r.method}" for r in ROWS])
+def test_permission(row, any_matrix_world, api, web):
+    """One row: every persona gets the expected status (all mismatches reported together)."""
+    from django.db import transaction
+
+    world, personas = any_matrix_world
+    problems = []
+    for persona in PERSONAS:
+        with transaction.atomic():  # each persona meets the world as built (writes rolled back)
+            problem = _check(row, persona, world, personas, api, web)
+            transaction.set_rollback(True)
+        if problem:
+            problems.append(problem)
+    assert not problems, f"{row.name} {row.method}: " + "; ".join(problems)
 
 
 POST_ROWS = [row for row in all_rows() if row.method == "post" and not row.api]
@@ -90,11 +100,58 @@ def test_csrf_enforced_on_every_html_post(row, any_matrix_world):
         assert client.post(url, data).status_code == 403, f"{row.name} {persona} sem CSRF"
 
 
+def _build_personas():
+    from datetime import date
+
+    from tests.conftest import CPF_ALICE, CPF_BOB, make_user
+
+    return {
+        "anonymous": None,
+        "requerente": make_user(CPF_ALICE, "requerente", cpf=CPF_ALICE, name="Alice Requerente",
+                                birth_date=date(1985, 3, 10)),
+        "outsider": make_user(CPF_BOB, "requerente", cpf=CPF_BOB, name="Bob Outro", birth_date=date(1980, 1, 1)),
+        "atendente": make_user("atendente1", "atendente", name="Ana Atendente"),
+        "agente": make_user("agente1", "agente", name="Carlos Agente", registration_number="AG-1"),
+        "julgador": make_user("julgador1", "julgador", name="Júlia Julgadora"),
+        "admin": make_user("admin1", "admin", name="Admin", is_staff=True),
+    }
+
+
+@pytest.fixture(scope="module")
+def _matrix_world_once(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The world of the matrix built once per module, inside a transaction rolled back at
+    the end; each test runs in a savepoint inside it (pytest-django's ``db``)."""
+    from django.db import transaction
+    from django.test.utils import override_settings
+
+    from portal import regulation
+
+    media = tmp_path_factory.mktemp("matrix-media")
+    with django_db_blocker.unblock(), override_settings(
+        MEDIA_ROOT=str(media), EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"
+    ):
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            regulation.load_pack("alegre")
+            personas = _build_personas()
+            world = {"pack": regulation.current()}
+            for mod in _modules():
+                builder = getattr(mod, "build", None)
+                if builder:
+                    builder(world, personas)
+            yield world, personas, str(media)
+        finally:
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+            regulation.invalidate()
+
+
 @pytest.fixture
-def any_matrix_world(db, personas, load_pack):
-    world = {"pack": load_pack("alegre")}
-    for mod in _modules():
-        builder = getattr(mod, "build", None)
-        if builder:
-            builder(world, personas)
+def any_matrix_world(_matrix_world_once, db, settings):
+    world, personas, media = _matrix_world_once
+    settings.MEDIA_ROOT = media
+    for user in personas.values():
+        if user is not None and hasattr(user, "_portal_roles"):
+            del user._portal_roles
     return world, personas

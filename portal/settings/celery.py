@@ -11,7 +11,8 @@ _redis = os.environ.get("REDIS_URL", "")
 
 if _redis:
     CELERY_BROKER_URL = _redis
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Longer than the longest task (bulk PDF generation, expiry of a large city: minutes).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
 else:
     _queue = _var / "celery-queue"
     (_queue / "processed").mkdir(parents=True, exist_ok=True)
@@ -20,6 +21,7 @@ else:
         "data_folder_in": str(_queue),
         "data_folder_out": str(_queue),
         "processed_folder": str(_queue / "processed"),
+        "control_folder": str(_queue / "control"),
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "") == "1"
@@ -29,6 +31,7 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = os.environ.get("TIME_ZONE", "America/Sao_Paulo")

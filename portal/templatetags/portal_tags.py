@@ -39,6 +39,10 @@ STATUS_LABELS = {
     "paid": "pago",
     "open": "aberto",
     "closed": "encerrado",
+    "withdrawn": "desistência",
+    "renounced": "renunciada",
+    "superseded": "substituído",
+    "retained": "retido",
 }
 
 
