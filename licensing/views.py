@@ -198,7 +198,7 @@ class ApplicationStepView(WizardMixin, View):
     def _docs_ctx(self, app):
         sent = current_documents(app)
         return {"items": [{"item": i, "doc": sent.get(i.code), "form": UploadForm(initial={"type": i.code})}
-                          for i in required_documents(app)]}
+                          for i in required_documents(app)], "has_declaration": declaration_item(app) is not None}
 
     def get(self, request, pk, step):
         app = _own_draft(request, pk)

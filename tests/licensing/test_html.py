@@ -215,3 +215,16 @@ def test_agent_sees_only_what_the_vistoria_needs(alegre, api, web, applicant, cl
     assert "Ver arquivo" not in page and applicant.cpf not in page
     detail = api(agent).get(f"/api/v1/applications/{app.pk}/").json()
     assert "documents" not in detail and detail["inspection"]["checklist_items"]
+
+
+@pytest.mark.django_db
+def test_declaration_offered_where_the_pack_has_one(itagiba, web, applicant):
+    open_call("taxi")
+    me = web(applicant)
+    me.post(reverse("licensing-application-new"), {"modality": "taxi", "kind": "new"})
+    app = Application.objects.get(applicant=applicant)
+    page = me.get(reverse("licensing-application-step", kwargs={"pk": app.pk, "step": "documents"})).content.decode()
+    url = reverse("licensing-declaration-pdf", kwargs={"pk": app.pk})
+    assert url in page
+    pdf = me.get(url)
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
