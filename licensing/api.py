@@ -253,6 +253,18 @@ class SubmitView(APIView):
         return Response({"id": application.pk, "status": application.status, "protocol": application.protocol})
 
 
+class WithdrawView(APIView):
+    """POST /api/v1/applications/{id}/withdraw/ — the applicant's desistência."""
+
+    permission_classes = [IsApplicant]
+
+    def post(self, request, pk: int):
+        application = get_object_or_404(Application, pk=pk, applicant=request.user)
+        application = services.application_withdraw(actor=request.user, application=application,
+                                                     reason=str(request.data.get("reason", ""))[:500])
+        return Response({"id": application.pk, "status": application.status})
+
+
 class DocumentReviewView(APIView):
     permission_classes = [IsClerk]
 

@@ -242,28 +242,31 @@ class ApplicationStatus(models.TextChoices):
     INSPECTION_SCHEDULED = "inspection_scheduled", "vistoria agendada"
     APPROVED = "approved", "deferido"
     REFUSED = "refused", "indeferido"
+    WITHDRAWN = "withdrawn", "desistência"
 
 
 # Allowed transitions, in one place. Each is carried out by one service in licensing.services.
 APPLICATION_TRANSITIONS: dict[str, set[str]] = {
-    ApplicationStatus.DRAFT: {ApplicationStatus.SUBMITTED},
+    ApplicationStatus.DRAFT: {ApplicationStatus.SUBMITTED, ApplicationStatus.WITHDRAWN},
     ApplicationStatus.SUBMITTED: {
         ApplicationStatus.IN_REVIEW, ApplicationStatus.REQUIREMENT, ApplicationStatus.INSPECTION_SCHEDULED,
-        ApplicationStatus.APPROVED, ApplicationStatus.REFUSED,
+        ApplicationStatus.APPROVED, ApplicationStatus.REFUSED, ApplicationStatus.WITHDRAWN,
     },
     ApplicationStatus.IN_REVIEW: {
         ApplicationStatus.REQUIREMENT, ApplicationStatus.INSPECTION_SCHEDULED, ApplicationStatus.APPROVED,
-        ApplicationStatus.REFUSED,
+        ApplicationStatus.REFUSED, ApplicationStatus.WITHDRAWN,
     },
     ApplicationStatus.REQUIREMENT: {
         ApplicationStatus.IN_REVIEW, ApplicationStatus.INSPECTION_SCHEDULED, ApplicationStatus.REFUSED,
+        ApplicationStatus.WITHDRAWN,
     },
     ApplicationStatus.INSPECTION_SCHEDULED: {
         ApplicationStatus.IN_REVIEW, ApplicationStatus.INSPECTION_SCHEDULED, ApplicationStatus.REQUIREMENT,
-        ApplicationStatus.APPROVED, ApplicationStatus.REFUSED,
+        ApplicationStatus.APPROVED, ApplicationStatus.REFUSED, ApplicationStatus.WITHDRAWN,
     },
     ApplicationStatus.APPROVED: set(),
     ApplicationStatus.REFUSED: set(),
+    ApplicationStatus.WITHDRAWN: set(),  # desistência: the next in the ranking takes the place
 }
 
 OPEN_APPLICATION_STATUSES = (

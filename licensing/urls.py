@@ -13,6 +13,8 @@ urlpatterns = [
     path("requerimentos/<int:pk>/documentos/<int:doc_id>/", views.DocumentFileView.as_view(),
          name="licensing-document-file"),
     path("requerimentos/<int:pk>/protocolar/", views.ApplicationSubmitView.as_view(), name="licensing-application-submit"),
+    path("requerimentos/<int:pk>/desistir/", views.ApplicationWithdrawView.as_view(),
+         name="licensing-application-withdraw"),
     path("requerimentos/<int:pk>/comprovante.pdf", views.ReceiptPdfView.as_view(), name="licensing-receipt-pdf"),
     path("requerimentos/<int:pk>/declaracao.pdf", views.DeclarationPdfView.as_view(), name="licensing-declaration-pdf"),
     path("requerimentos/<int:pk>/vistoria.pdf", views.InspectionPdfView.as_view(), name="licensing-inspection-pdf"),

@@ -57,7 +57,9 @@ from portal.views import RoleRequiredMixin
 
 CLERK = (Role.CLERK, Role.ADMIN)
 SERVICE_ERRORS = (ValidationError, RuleViolation, RuleViolations, InvalidTransition)
+STATUS_LABELS = dict(ApplicationStatus.choices)
 ACTION_LABELS = {
+    "application_withdrawn": "Desistência registrada",
     "application_created": "Rascunho criado", "application_draft_saved": "Rascunho salvo",
     "document_uploaded": "Documento enviado", "document_reviewed": "Documento analisado",
     "document_viewed": "Documento consultado", "requirement_raised": "Exigência registrada",
@@ -198,7 +200,7 @@ class ApplicationStepView(WizardMixin, View):
     def _docs_ctx(self, app):
         sent = current_documents(app)
         return {"items": [{"item": i, "doc": sent.get(i.code), "form": UploadForm(initial={"type": i.code})}
-                          for i in required_documents(app)]}
+                          for i in required_documents(app)], "has_declaration": declaration_item(app) is not None}
 
     def get(self, request, pk, step):
         app = _own_draft(request, pk)
@@ -267,6 +269,22 @@ class ApplicationSubmitView(RoleRequiredMixin, View):
         return redirect(reverse("licensing-application", kwargs={"pk": app.pk}) + "?protocolado=1")
 
 
+class ApplicationWithdrawView(RoleRequiredMixin, View):
+    """Desistência of the applicant's own request (a draft or a request not yet decided)."""
+
+    roles = (Role.APPLICANT,)
+
+    def post(self, request, pk):
+        app = _own_draft(request, pk)
+        try:
+            services.application_withdraw(actor=request.user, application=app, reason=request.POST.get("reason", ""))
+        except SERVICE_ERRORS as exc:
+            messages.error(request, str(getattr(exc, "message", exc)))
+            return redirect("licensing-application", pk=app.pk)
+        messages.success(request, "Desistência registrada. O requerimento foi encerrado.")
+        return redirect("licensing-my-applications")
+
+
 class DocumentUploadView(RoleRequiredMixin, View):
     roles = (Role.APPLICANT,)
 
@@ -317,7 +335,8 @@ class ApplicationDetailView(RoleRequiredMixin, View):
         inspection = app.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()
         ctx = {
             "application": app, "items": items, "is_clerk": is_clerk, "is_owner": is_owner,
-            "history": [{"at": e.at, "label": ACTION_LABELS.get(e.action, e.action), "to": e.to_state,
+            "history": [{"at": e.at, "label": ACTION_LABELS.get(e.action, e.action),
+                         "to": STATUS_LABELS.get(e.to_state, e.to_state),
                          "reason": e.reason, "type": (e.data or {}).get("type", "")}
                         for e in history_for(app) if e.action != "document_viewed" or is_clerk],
             "requirements": list(app.requirements.all()), "inspection": inspection,

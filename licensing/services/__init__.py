@@ -10,6 +10,7 @@ from licensing.services.applications import (  # noqa: F401
     application_reject,
     application_submit,
     application_update,
+    application_withdraw,
     document_upload,
     entry_violations,
     required_documents,

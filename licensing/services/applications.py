@@ -537,3 +537,14 @@ def application_reject(*, actor, application: Application, reason: str) -> Appli
     application.decision_reason = reason.strip()
     _transition(application, ApplicationStatus.REFUSED, actor=actor, reason=reason.strip())
     return application
+
+
+@transaction.atomic
+def application_withdraw(*, actor, application: Application, reason: str = "") -> Application:
+    """Desistência: the applicant gives up; the request leaves the ranking and the next takes its place."""
+    application = _lock(application)
+    application.decided_at = timezone.now()
+    application.decision_reason = (reason or "").strip() or "Desistência do requerente"
+    _transition(application, ApplicationStatus.WITHDRAWN, actor=actor, reason=application.decision_reason,
+                action="application_withdrawn")
+    return application

@@ -30,6 +30,7 @@ ROWS = [
     Row("licensing-document-file", _own(200, atendente=200, admin=200),
         kwargs=lambda w: {"pk": w["application"].pk, "doc_id": w["document"].pk}),
     Row("licensing-application-submit", _own(400), method="post", kwargs=lambda w: {"pk": w["draft"].pk}),
+    Row("licensing-application-withdraw", _own(302), method="post", kwargs=lambda w: {"pk": w["draft2"].pk}),
     Row("licensing-receipt-pdf", _own(200, atendente=200, admin=200), kwargs=app_kw),
     Row("licensing-declaration-pdf", _own(404, atendente=404, admin=404), kwargs=app_kw,
         notes="the active pack (Alegre) has no declaration: 404 even for the owner"),
@@ -58,6 +59,8 @@ ROWS = [
         kwargs=app_kw),
     Row("api-application-submit", _api({"requerente": 409, "outsider": 404, "*": 403}), method="post", api=True,
         kwargs=app_kw),
+    Row("api-application-withdraw", _api({"requerente": 409, "outsider": 404, "*": 403}), method="post", api=True,
+        kwargs=lambda w: {"pk": w["refused"].pk}, notes="a decided request cannot be withdrawn"),
     Row("api-application-document-review", _api({"atendente": 400, "admin": 400, "*": 403}), method="post", api=True,
         kwargs=lambda w: {"pk": w["application"].pk, "doc_id": w["document"].pk}, data=lambda w: {}),
     Row("api-application-requirements", _api({"atendente": 400, "admin": 400, "*": 403}), method="post", api=True,
@@ -98,6 +101,8 @@ def build(world, personas):
     world["application"] = app
     world["document"] = doc
     world["draft"] = Application.objects.create(applicant=alice, modality="mototaxi")
+    world["draft2"] = Application.objects.create(applicant=alice, modality="taxi")
+    world["refused"] = Application.objects.create(applicant=alice, modality="taxi", status="refused")
     world["inspection"] = Inspection.objects.create(application=app, agent=personas["agente"],
                                                     scheduled_for=timezone.now() + timedelta(days=2))
     authorization, _ = issue_authorization(holder=alice, vehicle=VehicleFactory(owner=alice))

@@ -228,3 +228,19 @@ def test_list_is_scoped(alegre, api, applicant, outsider, clerk):
     assert [a["id"] for a in api(applicant).get("/api/v1/applications/").json()["results"]] == [app["id"]]
     assert api(outsider).get("/api/v1/applications/").json()["results"] == []
     assert api(clerk).get("/api/v1/applications/?status=submitted").json()["count"] == 1
+
+
+@pytest.mark.django_db
+def test_call_slots_limit_grants(alegre, api, applicant, outsider, clerk, agent, web):
+    from django.urls import reverse
+
+    open_call("taxi", slots=1)
+    first = create_and_submit(api, applicant)
+    second = create_and_submit(api, outsider)
+    for app in (first, second):
+        review_all_and_inspect(api, clerk, agent, app["id"])
+    assert api(clerk).post(f"/api/v1/applications/{first['id']}/approve/").status_code == 200
+    r = api(clerk).post(f"/api/v1/applications/{second['id']}/approve/")
+    assert r.status_code == 409 and r.json()["rule"]["code"] == "call.slots_full"
+    page = web(clerk).post(reverse("licensing-approve", kwargs={"pk": second["id"]}), follow=True).content.decode()
+    assert "Não foi possível deferir" in page and "vagas do edital" in page

@@ -215,3 +215,35 @@ def test_agent_sees_only_what_the_vistoria_needs(alegre, api, web, applicant, cl
     assert "Ver arquivo" not in page and applicant.cpf not in page
     detail = api(agent).get(f"/api/v1/applications/{app.pk}/").json()
     assert "documents" not in detail and detail["inspection"]["checklist_items"]
+
+
+@pytest.mark.django_db
+def test_declaration_offered_where_the_pack_has_one(itagiba, web, applicant):
+    open_call("taxi")
+    me = web(applicant)
+    me.post(reverse("licensing-application-new"), {"modality": "taxi", "kind": "new"})
+    app = Application.objects.get(applicant=applicant)
+    page = me.get(reverse("licensing-application-step", kwargs={"pk": app.pk, "step": "documents"})).content.decode()
+    url = reverse("licensing-declaration-pdf", kwargs={"pk": app.pk})
+    assert url in page
+    pdf = me.get(url)
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+
+
+@pytest.mark.django_db
+def test_bidding_ranking_and_withdrawal_moves_the_next_up(arapora, api, web, applicant, outsider, clerk):
+    """Araporã art. 4: ranking by the offer; a winner who gives up is replaced by the next (§3)."""
+    from tests.licensing.helpers import create_and_submit
+
+    open_call("taxi")
+    high = create_and_submit(api, applicant, bid_amount="2500.00")
+    low = create_and_submit(api, outsider, bid_amount="1800.00")
+    url = reverse("licensing-ranking") + "?modality=taxi"
+    page = web(clerk).get(url).content.decode()
+    assert page.index(high["protocol"]) < page.index(low["protocol"]) and "2500,00" in page
+    assert "art. 4" in page
+    r = api(applicant).post(f"/api/v1/applications/{high['id']}/withdraw/", {"reason": "Mudei de cidade"}, format="json")
+    assert r.status_code == 200 and r.json()["status"] == "withdrawn"
+    page = web(clerk).get(url).content.decode()
+    assert high["protocol"] not in page and low["protocol"] in page
+    assert api(applicant).post(f"/api/v1/applications/{high['id']}/withdraw/").status_code == 409
