@@ -270,8 +270,6 @@ def infraction_notify(*, actor, infraction: Infraction, acknowledged_on: date, r
     today = pack.today()
     if acknowledged_on > today:
         raise ValidationError({"acknowledged_on": ["A data da ciência não pode estar no futuro."]})
-    if acknowledged_on < inf.occurred_on:
-        raise ValidationError({"acknowledged_on": ["A data da ciência não pode ser anterior à da infração."]})
     Notice.objects.create(infraction=inf, acknowledged_on=acknowledged_on, refused=bool(refused), recorded_by=actor,
                           number=document_number("notice", today.year))
     days = pack.value("defense.days", inf.modality or None)
