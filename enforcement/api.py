@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
@@ -119,6 +120,7 @@ class CatalogueView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         pack = regulation.current()
         items = selectors.catalogue(pack, request.query_params.get("modality") or None)
@@ -133,14 +135,17 @@ class CatalogueView(APIView):
 class InfractionListCreateView(ListAPIView):
     """GET (staff all, holder own; paginated) and POST (agent) /api/v1/infractions/."""
 
+    serializer_class = InfractionCreateSerializer
+
     def get_queryset(self):
         return selectors.infractions_for(self.request.user).order_by("-occurred_at", "-id")
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response([summary(i) for i in page])
 
-    @extend_schema(request=InfractionCreateSerializer)
+    @extend_schema(request=InfractionCreateSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
         if not has_role(request.user, Role.AGENT):
             raise PermissionDenied("Só o agente de fiscalização lavra autos de infração.")
@@ -160,6 +165,7 @@ class InfractionListCreateView(ListAPIView):
 
 
 class InfractionDetailView(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         return Response(detail(selectors.infraction_for(request.user, pk)))
 
@@ -175,7 +181,7 @@ def _own(request, pk: int) -> Infraction:
 class NotifyView(APIView):
     permission_classes = [IsClerk]
 
-    @extend_schema(request=NotifySerializer)
+    @extend_schema(request=NotifySerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = NotifySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -186,7 +192,7 @@ class NotifyView(APIView):
 
 
 class DefenseView(APIView):
-    @extend_schema(request=TextSerializer)
+    @extend_schema(request=TextSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         inf = _own(request, pk)
         ser = TextSerializer(data=request.data)
@@ -201,7 +207,7 @@ class DefenseView(APIView):
 class JudgeView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=JudgeSerializer)
+    @extend_schema(request=JudgeSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = JudgeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -220,7 +226,7 @@ class JudgeView(APIView):
 
 
 class AppealView(APIView):
-    @extend_schema(request=TextSerializer)
+    @extend_schema(request=TextSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         inf = _own(request, pk)
         ser = TextSerializer(data=request.data)
@@ -234,7 +240,7 @@ class AppealView(APIView):
 class AppealJudgeView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=AppealJudgeSerializer)
+    @extend_schema(request=AppealJudgeSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = AppealJudgeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -250,7 +256,7 @@ class AppealJudgeView(APIView):
 class CancelView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=CancelSerializer)
+    @extend_schema(request=CancelSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = CancelSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -262,7 +268,7 @@ class CancelView(APIView):
 class FinePayView(APIView):
     permission_classes = [IsClerk]
 
-    @extend_schema(request=PaySerializer)
+    @extend_schema(request=PaySerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = PaySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -276,6 +282,7 @@ class VehicleStatusView(APIView):
 
     permission_classes = [IsAgentOrClerk]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, plate: str):
         pack = regulation.current()
         return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", "")))
