@@ -277,6 +277,27 @@ class FinePayView(APIView):
         return Response({"number": fine.number, "paid": fine.paid, "paid_on": fine.paid_on})
 
 
+class RegularisationSerializer(serializers.Serializer):
+    inspected_on = serializers.DateField(label="data da nova vistoria")
+    note = serializers.CharField(label="observação", required=False, allow_blank=True, default="", max_length=5000)
+
+
+class RegularisationView(APIView):
+    """POST /api/v1/infractions/{id}/regularisation/ (clerk): ends a suspension until regularised."""
+
+    permission_classes = [IsClerk]
+
+    @extend_schema(request=RegularisationSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        ser = RegularisationSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        inf = services.regularisation_record(actor=request.user, infraction=get_object_or_404(Infraction, pk=pk),
+                                             inspected_on=ser.validated_data["inspected_on"],
+                                             note=ser.validated_data["note"])
+        inf.authorization.refresh_from_db()
+        return Response({"authorization_status": inf.authorization.status, "suspension_lifted": inf.suspension_lifted})
+
+
 class VehicleStatusView(APIView):
     """GET /api/v1/vehicles/{plate}/status/ (agent, clerk)."""
 

@@ -13,5 +13,6 @@ urlpatterns = [
     path("infractions/<int:pk>/appeal/judge/", api.AppealJudgeView.as_view(), name="api-infraction-appeal-judge"),
     path("infractions/<int:pk>/cancel/", api.CancelView.as_view(), name="api-infraction-cancel"),
     path("infractions/<int:pk>/fine/pay/", api.FinePayView.as_view(), name="api-infraction-fine-pay"),
+    path("infractions/<int:pk>/regularisation/", api.RegularisationView.as_view(), name="api-infraction-regularisation"),
     path("vehicles/<str:plate>/status/", api.VehicleStatusView.as_view(), name="api-vehicle-status"),
 ]

@@ -90,6 +90,11 @@ def _context_for(inf, user) -> dict:
         "is_judge": has_role(user, Role.JUDGE),
         "is_clerk": has_role(user, *CLERK_ROLES),
         "pending_appeal": inf.appeals.filter(granted__isnull=True).exists(),
+        "awaits_regularisation": (inf.status == S.FINAL and not inf.suspension_lifted and inf.authorization_id is not None
+                                  and bool({"suspension_until_regularised", "impediment"}
+                                           & set((inf.penalty or {}).get("kinds", [])))
+                                  and inf.authorization.status == "suspended"
+                                  and inf.authorization.suspended_until is None),
         "can_defend": (inf.holder_id == user.pk and inf.status == S.NOTIFIED and bool(inf.defense_deadline)
                        and inf.defense_deadline >= pack.today()),
         "can_appeal": (inf.holder_id == user.pk and inf.status == S.UPHELD and bool(inf.appeal_deadline)
@@ -361,6 +366,17 @@ class FinePaidView(ActionView):
             raise InvalidTransition("Este auto não tem DAM emitido.")
         services.fine_mark_paid(actor=request.user, fine=fine, paid_on=d["paid_on"])
         return f"Pagamento do DAM nº {fine.number} registrado."
+
+
+class RegularisationView(ActionView):
+    roles = CLERK_ROLES
+    form_class = forms.RegularisationForm
+    title = "Registrar a regularização (fim da suspensão)"
+
+    def perform(self, request, inf, d):
+        services.regularisation_record(actor=request.user, infraction=inf, inspected_on=d["inspected_on"],
+                                       note=d["note"])
+        return "Regularização registrada; a autorização voltou a ficar ativa."
 
 
 # --- files and PDFs ------------------------------------------------------------------

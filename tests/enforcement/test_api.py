@@ -439,3 +439,21 @@ def test_photos_and_attachments_are_checked_by_content(api, agent, applicant, al
     r = api(applicant).post(f"/api/v1/infractions/{inf.pk}/defense/", {"text": "Defesa", "attachments": good},
                             format="multipart")
     assert r.status_code == 201 and inf.attachments.filter(kind="defense").count() == 1
+
+
+def test_suspension_until_regularised_needs_the_fine_paid_then_ends(api, alegre, clerk, applicant, grant, issue, chain):
+    today = alegre.today()
+    body = issue(grant.vehicle.plate, "20-I", today - timedelta(days=2))
+    chain.notify(body["id"], today - timedelta(days=1))
+    result = chain.judge(body["id"])
+    assert result["penalty"]["kinds"] == ["fine", "suspension_until_regularised", "new_inspection"]
+    services.close_appeal_windows(today + timedelta(days=31))
+    grant.refresh_from_db()
+    assert grant.status == "suspended" and grant.suspended_until is None
+    url = f"/api/v1/infractions/{body['id']}/regularisation/"
+    r = api(clerk).post(url, {"inspected_on": today.isoformat()}, format="json")
+    assert r.status_code == 409 and r.json()["rule"]["code"] == "fine_unpaid" and "art. 20, I" in r.json()["rule"]["legal_basis"]
+    api(clerk).post(f"/api/v1/infractions/{body['id']}/fine/pay/", {"paid_on": today.isoformat()}, format="json")
+    r = api(clerk).post(url, {"inspected_on": today.isoformat()}, format="json")
+    assert r.status_code == 200 and r.json()["authorization_status"] == "active"
+    assert api(clerk).post(url, {"inspected_on": today.isoformat()}, format="json").status_code == 409
