@@ -303,6 +303,18 @@ class DefenseView(ActionView):
     title = "Apresentar defesa prévia"
     holder_only = True
 
+    def extra_context(self, inf) -> dict:
+        pack = regulation.current()
+        notes = []
+        if inf.defense_deadline:
+            notes.append(f"Prazo para a defesa: até {inf.defense_deadline:%d/%m/%Y} "
+                         f"({pack.basis('defense.days', inf.modality or None)}).")
+        if pack.value("defense.suspends_penalty", inf.modality or None):
+            notes.append("A defesa suspende a penalidade até o julgamento"
+                         + (" e o alvará retido é devolvido" if pack.value("defense.returns_alvara", inf.modality or None)
+                            else "") + f" ({pack.basis('defense.suspends_penalty', inf.modality or None)}).")
+        return {"notes": notes}
+
     def perform(self, request, inf, d):
         services.defense_file(actor=request.user, infraction=inf, text=d["text"], attachments=d["attachments"])
         return "Defesa prévia recebida. Você será avisado do julgamento."
@@ -313,6 +325,19 @@ class AppealView(ActionView):
     form_class = forms.PieceForm
     title = "Interpor recurso"
     holder_only = True
+
+    def extra_context(self, inf) -> dict:
+        pack = regulation.current()
+        modality = inf.modality or None
+        notes = []
+        if inf.appeal_deadline:
+            key = "appeal.second_instance_days" if inf.appeal_instance > 1 else "appeal.days"
+            notes.append(f"Prazo para o recurso: até {inf.appeal_deadline:%d/%m/%Y} ({pack.basis(key, modality)}).")
+        authority = (pack.value("appeal.authority", modality) if inf.appeal_instance == 1
+                     else pack.municipality.get("authority", ""))
+        if authority:
+            notes.append(f"O recurso será julgado por: {authority}.")
+        return {"notes": notes}
 
     def perform(self, request, inf, d):
         appeal = services.appeal_file(actor=request.user, infraction=inf, text=d["text"], attachments=d["attachments"])
