@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
@@ -105,7 +106,14 @@ def detail(inf: Infraction) -> dict:
         ],
         "fine": fine and {"number": fine.number, "amount": str(fine.amount), "due_date": fine.due_date,
                           "paid": fine.paid, "paid_on": fine.paid_on},
-        "photos": inf.photos.count(),
+        "photos": [{"id": p.pk, "url": reverse("enforcement:file", args=[inf.pk, "photo", p.pk])}
+                   for p in inf.photos.all()],
+        "attachments": [{"id": a.pk, "kind": a.kind, "name": a.original_name,
+                         "url": reverse("enforcement:file", args=[inf.pk, "attachment", a.pk])}
+                        for a in inf.attachments.all()],
+        "documents": {doc: reverse("enforcement:pdf", args=[inf.pk, doc]) for doc, present in (
+            ("auto", True), ("notice", notice is not None), ("decision", judgement is not None),
+            ("dam", fine is not None)) if present},
         "history": [
             {"at": e.at, "action": e.action, "from": e.from_state, "to": e.to_state, "actor": e.actor_label,
              "reason": e.reason}
