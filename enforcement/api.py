@@ -315,3 +315,13 @@ class VehicleStatusView(APIView):
     def get(self, request, plate: str):
         pack = regulation.current()
         return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", "")))
+
+
+class InfractionPdfView(APIView):
+    """GET /api/v1/infractions/{id}/{auto|notice|decision|dam}.pdf — holder and staff."""
+
+    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    def get(self, request, pk, doc: str):
+        from enforcement.views import infraction_pdf
+
+        return infraction_pdf(request, selectors.infraction_for(request.user, int(pk)), doc)

@@ -8,7 +8,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
 
@@ -416,36 +415,41 @@ class FileView(RoleRequiredMixin, View):
                                              f".{item.file.name.rsplit('.', 1)[-1]}")
 
 
-class PdfView(RoleRequiredMixin, View):
-    documents = {
-        "auto": ("enforcement/pdf/auto.html", "Auto de Infração"),
-        "notice": ("enforcement/pdf/notice.html", "Notificação de Autuação"),
-        "decision": ("enforcement/pdf/decision.html", "Decisão"),
-        "dam": ("enforcement/pdf/dam.html", "Documento de Arrecadação Municipal (DAM)"),
-    }
+PDF_DOCUMENTS = {
+    "auto": ("enforcement/pdf/auto.html", "Auto de Infração"),
+    "notice": ("enforcement/pdf/notice.html", "Notificação de Autuação"),
+    "decision": ("enforcement/pdf/decision.html", "Decisão"),
+    "dam": ("enforcement/pdf/dam.html", "Documento de Arrecadação Municipal (DAM)"),
+}
 
+
+def infraction_pdf(request, inf, doc: str) -> HttpResponse:
+    """The PDF of an auto (auto, notificação, decisão, DAM) for its holder or staff."""
+    template, title = PDF_DOCUMENTS[doc]
+    ctx = _context_for(inf, request.user)
+    if doc == "notice" and ctx["notice"] is None:
+        raise Http404("Auto ainda não notificado.")
+    if doc == "decision" and ctx["judgement"] is None:
+        raise Http404("Auto ainda não julgado.")
+    if doc == "dam" and ctx["fine"] is None:
+        raise Http404("Sem DAM emitido.")
+    if not (ctx["is_staff"] or ctx["is_holder"]):
+        raise PermissionDenied
+    pack = ctx["pack"]
+    ctx.update(
+        title=title,
+        doc_number={"auto": inf.number, "notice": getattr(ctx["notice"], "number", ""),
+                    "decision": getattr(ctx["judgement"], "number", ""), "dam": getattr(ctx["fine"], "number", "")}[doc],
+        fiscal_unit=pack.fiscal_unit,
+        defense_days=pack.value("defense.days", inf.modality or None),
+        defense_basis=pack.basis("defense.days", inf.modality or None),
+        masked_driver_cpf=mask_cpf(inf.driver_cpf) if inf.driver_cpf else "",
+    )
+    response = HttpResponse(render_pdf(template, ctx), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
+    return response
+
+
+class PdfView(RoleRequiredMixin, View):
     def get(self, request, pk, doc: str):
-        inf = selectors.infraction_for(request.user, int(pk))
-        template, title = self.documents[doc]
-        ctx = _context_for(inf, request.user)
-        if doc == "notice" and ctx["notice"] is None:
-            raise Http404("Auto ainda não notificado.")
-        if doc == "decision" and ctx["judgement"] is None:
-            raise Http404("Auto ainda não julgado.")
-        if doc == "dam" and ctx["fine"] is None:
-            raise Http404("Sem DAM emitido.")
-        if not (ctx["is_staff"] or ctx["is_holder"]):
-            raise PermissionDenied
-        ctx["title"] = title
-        ctx["doc_number"] = {"auto": inf.number, "notice": getattr(ctx["notice"], "number", ""),
-                             "decision": getattr(ctx["judgement"], "number", ""),
-                             "dam": getattr(ctx["fine"], "number", "")}[doc]
-        ctx["fiscal_unit"] = ctx["pack"].fiscal_unit
-        ctx["defense_days"] = ctx["pack"].value("defense.days", inf.modality or None)
-        ctx["defense_basis"] = ctx["pack"].basis("defense.days", inf.modality or None)
-        ctx["masked_driver_cpf"] = mask_cpf(inf.driver_cpf) if inf.driver_cpf else ""
-        ctx["detail_url"] = request.build_absolute_uri(reverse("enforcement:detail", kwargs={"pk": inf.pk}))
-        pdf = render_pdf(template, ctx)
-        response = HttpResponse(pdf, content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
-        return response
+        return infraction_pdf(request, selectors.infraction_for(request.user, int(pk)), doc)

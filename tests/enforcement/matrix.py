@@ -84,6 +84,8 @@ ROWS = [
         kwargs=_pk("final"), data=lambda w: {"paid_on": w["today"]}),
     Row("api-infraction-regularisation", {**API_AUTH, "atendente": 200, "admin": 200, "*": 403}, method="post",
         api=True, kwargs=_pk("regular"), data=lambda w: {"inspected_on": w["today"]}),
+    Row("api-infraction-pdf", {**API_AUTH, "requerente": 200, "outsider": 404, "*": 200}, api=True,
+        kwargs=lambda w: {"pk": w["final"].pk, "doc": "decision"}),
     Row("api-vehicle-status", {**API_AUTH, "agente": 200, "atendente": 200, "admin": 200, "*": 403}, api=True,
         kwargs=lambda w: {"plate": w["plate"]}),
 ]
