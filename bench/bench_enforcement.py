@@ -53,13 +53,15 @@ def main() -> int:
     from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
     call_command("migrate", verbosity=0)
-    # a pack with progressive recidivism (the heaviest judgement), unless BENCH_PACK names one
-    slug = os.environ.get("BENCH_PACK") or next(
-        s for s in regulation.available_packs()
-        if regulation.read_pack_file(s).get("params", {}).get("recidivism.mode", {}).get("value") == "progressive"
-    )
-    regulation.load_pack(slug)
+    # The pack whose recidivism doubles progressively (the costliest judgement), and one of
+    # its infractions whose fine has a value.
+    for slug in regulation.available_packs():
+        regulation.load_pack(slug)
+        if regulation.current().value("recidivism.mode") == "progressive":
+            break
     pack = regulation.current()
+    code = next(e["code"] for e in selectors.catalogue(pack)
+                if any(p["kind"] == "fine" and p.get("fine_amount") for p in e["penalties"]))
     agent = UserFactory(role=Role.AGENT, registration_number="AG-9")
     clerk = UserFactory(role=Role.CLERK)
     judge = UserFactory(role=Role.JUDGE)
@@ -72,7 +74,7 @@ def main() -> int:
 
     def baseline_insert():
         n = next(counter)
-        Infraction.objects.create(number=f"B{n:06d}", plate=plate, agent=agent, infraction_code="23-I",
+        Infraction.objects.create(number=f"B{n:06d}", plate=plate, agent=agent, infraction_code=code,
                                   occurred_at=timezone.now(), occurred_on=pack.today(), location="x", description="y")
 
     def baseline_select():
@@ -81,7 +83,7 @@ def main() -> int:
     issued = []
 
     def issue():
-        inf, _ = services.infraction_issue(actor=agent, plate=plate, infraction_code="23-I",
+        inf, _ = services.infraction_issue(actor=agent, plate=plate, infraction_code=code,
                                            occurred_at=timezone.now() - timedelta(days=1), location="Rua A",
                                            description="Bench.")
         issued.append(inf)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
@@ -104,7 +106,14 @@ def detail(inf: Infraction) -> dict:
         ],
         "fine": fine and {"number": fine.number, "amount": str(fine.amount), "due_date": fine.due_date,
                           "paid": fine.paid, "paid_on": fine.paid_on},
-        "photos": inf.photos.count(),
+        "photos": [{"id": p.pk, "url": reverse("enforcement:file", args=[inf.pk, "photo", p.pk])}
+                   for p in inf.photos.all()],
+        "attachments": [{"id": a.pk, "kind": a.kind, "name": a.original_name,
+                         "url": reverse("enforcement:file", args=[inf.pk, "attachment", a.pk])}
+                        for a in inf.attachments.all()],
+        "documents": {doc: reverse("enforcement:pdf", args=[inf.pk, doc]) for doc, present in (
+            ("auto", True), ("notice", notice is not None), ("decision", judgement is not None),
+            ("dam", fine is not None)) if present},
         "history": [
             {"at": e.at, "action": e.action, "from": e.from_state, "to": e.to_state, "actor": e.actor_label,
              "reason": e.reason}
@@ -119,6 +128,7 @@ class CatalogueView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request):
         pack = regulation.current()
         items = selectors.catalogue(pack, request.query_params.get("modality") or None)
@@ -133,14 +143,17 @@ class CatalogueView(APIView):
 class InfractionListCreateView(ListAPIView):
     """GET (staff all, holder own; paginated) and POST (agent) /api/v1/infractions/."""
 
+    serializer_class = InfractionCreateSerializer
+
     def get_queryset(self):
         return selectors.infractions_for(self.request.user).order_by("-occurred_at", "-id")
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response([summary(i) for i in page])
 
-    @extend_schema(request=InfractionCreateSerializer)
+    @extend_schema(request=InfractionCreateSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
         if not has_role(request.user, Role.AGENT):
             raise PermissionDenied("Só o agente de fiscalização lavra autos de infração.")
@@ -160,6 +173,7 @@ class InfractionListCreateView(ListAPIView):
 
 
 class InfractionDetailView(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         return Response(detail(selectors.infraction_for(request.user, pk)))
 
@@ -175,7 +189,7 @@ def _own(request, pk: int) -> Infraction:
 class NotifyView(APIView):
     permission_classes = [IsClerk]
 
-    @extend_schema(request=NotifySerializer)
+    @extend_schema(request=NotifySerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = NotifySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -186,7 +200,7 @@ class NotifyView(APIView):
 
 
 class DefenseView(APIView):
-    @extend_schema(request=TextSerializer)
+    @extend_schema(request=TextSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         inf = _own(request, pk)
         ser = TextSerializer(data=request.data)
@@ -201,7 +215,7 @@ class DefenseView(APIView):
 class JudgeView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=JudgeSerializer)
+    @extend_schema(request=JudgeSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = JudgeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -220,7 +234,7 @@ class JudgeView(APIView):
 
 
 class AppealView(APIView):
-    @extend_schema(request=TextSerializer)
+    @extend_schema(request=TextSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         inf = _own(request, pk)
         ser = TextSerializer(data=request.data)
@@ -234,7 +248,7 @@ class AppealView(APIView):
 class AppealJudgeView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=AppealJudgeSerializer)
+    @extend_schema(request=AppealJudgeSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = AppealJudgeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -250,7 +264,7 @@ class AppealJudgeView(APIView):
 class CancelView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=CancelSerializer)
+    @extend_schema(request=CancelSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = CancelSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -262,7 +276,7 @@ class CancelView(APIView):
 class FinePayView(APIView):
     permission_classes = [IsClerk]
 
-    @extend_schema(request=PaySerializer)
+    @extend_schema(request=PaySerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         ser = PaySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -271,11 +285,43 @@ class FinePayView(APIView):
         return Response({"number": fine.number, "paid": fine.paid, "paid_on": fine.paid_on})
 
 
+class RegularisationSerializer(serializers.Serializer):
+    inspected_on = serializers.DateField(label="data da nova vistoria")
+    note = serializers.CharField(label="observação", required=False, allow_blank=True, default="", max_length=5000)
+
+
+class RegularisationView(APIView):
+    """POST /api/v1/infractions/{id}/regularisation/ (clerk): ends a suspension until regularised."""
+
+    permission_classes = [IsClerk]
+
+    @extend_schema(request=RegularisationSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        ser = RegularisationSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        inf = services.regularisation_record(actor=request.user, infraction=get_object_or_404(Infraction, pk=pk),
+                                             inspected_on=ser.validated_data["inspected_on"],
+                                             note=ser.validated_data["note"])
+        inf.authorization.refresh_from_db()
+        return Response({"authorization_status": inf.authorization.status, "suspension_lifted": inf.suspension_lifted})
+
+
 class VehicleStatusView(APIView):
     """GET /api/v1/vehicles/{plate}/status/ (agent, clerk)."""
 
     permission_classes = [IsAgentOrClerk]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, plate: str):
         pack = regulation.current()
         return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", "")))
+
+
+class InfractionPdfView(APIView):
+    """GET /api/v1/infractions/{id}/{auto|notice|decision|dam}.pdf — holder and staff."""
+
+    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    def get(self, request, pk, doc: str):
+        from enforcement.views import infraction_pdf
+
+        return infraction_pdf(request, selectors.infraction_for(request.user, int(pk)), doc)

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from enforcement import api
 
@@ -13,5 +13,8 @@ urlpatterns = [
     path("infractions/<int:pk>/appeal/judge/", api.AppealJudgeView.as_view(), name="api-infraction-appeal-judge"),
     path("infractions/<int:pk>/cancel/", api.CancelView.as_view(), name="api-infraction-cancel"),
     path("infractions/<int:pk>/fine/pay/", api.FinePayView.as_view(), name="api-infraction-fine-pay"),
+    path("infractions/<int:pk>/regularisation/", api.RegularisationView.as_view(), name="api-infraction-regularisation"),
+    re_path(r"^infractions/(?P<pk>\d+)/(?P<doc>auto|notice|decision|dam)\.pdf$", api.InfractionPdfView.as_view(),
+            name="api-infraction-pdf"),
     path("vehicles/<str:plate>/status/", api.VehicleStatusView.as_view(), name="api-vehicle-status"),
 ]

@@ -23,3 +23,32 @@ class EnforcementConfig(AppConfig):
         from enforcement.demo import seed_demo
 
         register_demo_seed(seed_demo)
+        from portal.hooks import register_home_section
+
+        register_home_section(open_deadlines_section)
+
+
+def open_deadlines_section(request):
+    """Home: a holder with a defense or appeal period running sees it first."""
+    user = request.user
+    if not getattr(user, "is_authenticated", False):
+        return None
+    from django.db.models import Q
+
+    from enforcement.models import Infraction, InfractionStatus
+    from portal import regulation
+
+    pack = regulation.current(required=False)
+    if pack is None:
+        return None
+    today = pack.today()
+    rows = Infraction.objects.filter(
+        Q(status=InfractionStatus.NOTIFIED, defense_deadline__gte=today)
+        | Q(status=InfractionStatus.UPHELD, appeal_deadline__gte=today),
+        holder=user,
+    ).values_list("status", "defense_deadline", "appeal_deadline")
+    deadlines = [d if s == InfractionStatus.NOTIFIED else a for s, d, a in rows]
+    if not deadlines:
+        return None
+    return {"title": "Autos de infração", "template": "enforcement/_home.html",
+            "context": {"count": len(deadlines), "next": min(deadlines)}}

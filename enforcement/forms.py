@@ -118,3 +118,9 @@ class PlateLookupForm(forms.Form):
                                                           "autocomplete": "off", "autofocus": True}))
     driver_cpf = forms.CharField(label="CPF do condutor (opcional)", max_length=14, required=False,
                                  widget=forms.TextInput(attrs={"inputmode": "numeric", "data-mask": "cpf"}))
+
+
+class RegularisationForm(forms.Form):
+    inspected_on = forms.DateField(label="Data da nova vistoria", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                   help_text="Vistoria que comprovou a regularização do motivo da suspensão.")
+    note = forms.CharField(label="Observação", required=False, widget=forms.Textarea(attrs={"rows": 3}))

@@ -270,8 +270,6 @@ def infraction_notify(*, actor, infraction: Infraction, acknowledged_on: date, r
     today = pack.today()
     if acknowledged_on > today:
         raise ValidationError({"acknowledged_on": ["A data da ciência não pode estar no futuro."]})
-    if acknowledged_on < inf.occurred_on:
-        raise ValidationError({"acknowledged_on": ["A data da ciência não pode ser anterior à da infração."]})
     Notice.objects.create(infraction=inf, acknowledged_on=acknowledged_on, refused=bool(refused), recorded_by=actor,
                           number=document_number("notice", today.year))
     days = pack.value("defense.days", inf.modality or None)
@@ -616,6 +614,40 @@ def fine_mark_paid(*, actor, fine: Fine, paid_on: date) -> Fine:
     audit_log(actor=actor, obj=locked, action="fine_paid", from_state="open", to_state="paid",
               reason="Pagamento registrado", data={"paid_on": paid_on.isoformat(), "amount": str(locked.amount)})
     return locked
+
+
+@transaction.atomic
+def regularisation_record(*, actor, infraction: Infraction, inspected_on: date, note: str = "") -> Infraction:
+    """End a suspension "até a regularização" (or an impediment) once the holder proved it:
+    new vistoria and the fine paid (Lei 3.703/2022 art. 20, parágrafo único)."""
+    pack = regulation.current()
+    inf = _lock(infraction)
+    kinds = set((inf.penalty or {}).get("kinds", []))
+    auth = inf.authorization
+    if (inf.status != S.FINAL or inf.suspension_lifted or not ({"suspension_until_regularised", "impediment"} & kinds)
+            or auth is None or auth.status != AuthorizationStatus.SUSPENDED or auth.suspended_until is not None):
+        raise InvalidTransition(f"O auto nº {inf.number} não tem suspensão por regularização em curso.")
+    if inspected_on > pack.today():
+        raise ValidationError({"inspected_on": ["A data da vistoria não pode estar no futuro."]})
+    fine = Fine.objects.filter(infraction=inf).first()
+    if fine is not None and not fine.paid:
+        basis = "; ".join(e["legal_basis"] for e in inf.catalogue)
+        raise RuleViolation(
+            "fine_unpaid",
+            f"Para voltar às atividades é preciso pagar a multa (DAM nº {fine.number}) — {basis}.",
+            basis, field="inspected_on", conflict=True,
+        )
+    licensing_services.authorization_set_status(
+        actor=actor, authorization=auth, to=AuthorizationStatus.ACTIVE,
+        reason=f"Regularização comprovada (vistoria em {inspected_on:%d/%m/%Y}) — auto nº {inf.number}",
+        data={"infraction": inf.number, "inspected_on": inspected_on.isoformat()})
+    inf.suspension_lifted = True
+    inf.save(update_fields=["suspension_lifted"])
+    audit_log(actor=actor, obj=inf, action="suspension_lifted", from_state=S.FINAL, to_state=S.FINAL,
+              reason=note.strip() or "Regularização comprovada", data={"inspected_on": inspected_on.isoformat()})
+    _tell_holder(inf, f"Atividades liberadas — auto nº {inf.number}",
+                 "A regularização foi registrada e sua autorização voltou a ficar ativa.", "regularised")
+    return inf
 
 
 # --- periodic advancement (idempotent) ----------------------------------------------

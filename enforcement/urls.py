@@ -17,6 +17,7 @@ urlpatterns = [
     path("fiscalizacao/autos/<int:pk>/recurso/julgar/", views.AppealJudgeView.as_view(), name="appeal-judge"),
     path("fiscalizacao/autos/<int:pk>/cancelar/", views.CancelView.as_view(), name="cancel"),
     path("fiscalizacao/autos/<int:pk>/dam/pagamento/", views.FinePaidView.as_view(), name="fine-paid"),
+    path("fiscalizacao/autos/<int:pk>/regularizacao/", views.RegularisationView.as_view(), name="regularisation"),
     re_path(r"^fiscalizacao/autos/(?P<pk>\d+)/(?P<kind>photo|attachment)/(?P<file_pk>\d+)/$", views.FileView.as_view(),
             name="file"),
     re_path(r"^fiscalizacao/autos/(?P<pk>\d+)/pdf/(?P<doc>auto|notice|decision|dam)/$", views.PdfView.as_view(),

@@ -8,7 +8,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
 
@@ -90,6 +89,11 @@ def _context_for(inf, user) -> dict:
         "is_judge": has_role(user, Role.JUDGE),
         "is_clerk": has_role(user, *CLERK_ROLES),
         "pending_appeal": inf.appeals.filter(granted__isnull=True).exists(),
+        "awaits_regularisation": (inf.status == S.FINAL and not inf.suspension_lifted and inf.authorization_id is not None
+                                  and bool({"suspension_until_regularised", "impediment"}
+                                           & set((inf.penalty or {}).get("kinds", [])))
+                                  and inf.authorization.status == "suspended"
+                                  and inf.authorization.suspended_until is None),
         "can_defend": (inf.holder_id == user.pk and inf.status == S.NOTIFIED and bool(inf.defense_deadline)
                        and inf.defense_deadline >= pack.today()),
         "can_appeal": (inf.holder_id == user.pk and inf.status == S.UPHELD and bool(inf.appeal_deadline)
@@ -298,6 +302,18 @@ class DefenseView(ActionView):
     title = "Apresentar defesa prévia"
     holder_only = True
 
+    def extra_context(self, inf) -> dict:
+        pack = regulation.current()
+        notes = []
+        if inf.defense_deadline:
+            notes.append(f"Prazo para a defesa: até {inf.defense_deadline:%d/%m/%Y} "
+                         f"({pack.basis('defense.days', inf.modality or None)}).")
+        if pack.value("defense.suspends_penalty", inf.modality or None):
+            notes.append("A defesa suspende a penalidade até o julgamento"
+                         + (" e o alvará retido é devolvido" if pack.value("defense.returns_alvara", inf.modality or None)
+                            else "") + f" ({pack.basis('defense.suspends_penalty', inf.modality or None)}).")
+        return {"notes": notes}
+
     def perform(self, request, inf, d):
         services.defense_file(actor=request.user, infraction=inf, text=d["text"], attachments=d["attachments"])
         return "Defesa prévia recebida. Você será avisado do julgamento."
@@ -308,6 +324,19 @@ class AppealView(ActionView):
     form_class = forms.PieceForm
     title = "Interpor recurso"
     holder_only = True
+
+    def extra_context(self, inf) -> dict:
+        pack = regulation.current()
+        modality = inf.modality or None
+        notes = []
+        if inf.appeal_deadline:
+            key = "appeal.second_instance_days" if inf.appeal_instance > 1 else "appeal.days"
+            notes.append(f"Prazo para o recurso: até {inf.appeal_deadline:%d/%m/%Y} ({pack.basis(key, modality)}).")
+        authority = (pack.value("appeal.authority", modality) if inf.appeal_instance == 1
+                     else pack.municipality.get("authority", ""))
+        if authority:
+            notes.append(f"O recurso será julgado por: {authority}.")
+        return {"notes": notes}
 
     def perform(self, request, inf, d):
         appeal = services.appeal_file(actor=request.user, infraction=inf, text=d["text"], attachments=d["attachments"])
@@ -363,6 +392,17 @@ class FinePaidView(ActionView):
         return f"Pagamento do DAM nº {fine.number} registrado."
 
 
+class RegularisationView(ActionView):
+    roles = CLERK_ROLES
+    form_class = forms.RegularisationForm
+    title = "Registrar a regularização (fim da suspensão)"
+
+    def perform(self, request, inf, d):
+        services.regularisation_record(actor=request.user, infraction=inf, inspected_on=d["inspected_on"],
+                                       note=d["note"])
+        return "Regularização registrada; a autorização voltou a ficar ativa."
+
+
 # --- files and PDFs ------------------------------------------------------------------
 class FileView(RoleRequiredMixin, View):
     def get(self, request, pk, file_pk, kind: str):
@@ -375,36 +415,41 @@ class FileView(RoleRequiredMixin, View):
                                              f".{item.file.name.rsplit('.', 1)[-1]}")
 
 
-class PdfView(RoleRequiredMixin, View):
-    documents = {
-        "auto": ("enforcement/pdf/auto.html", "Auto de Infração"),
-        "notice": ("enforcement/pdf/notice.html", "Notificação de Autuação"),
-        "decision": ("enforcement/pdf/decision.html", "Decisão"),
-        "dam": ("enforcement/pdf/dam.html", "Documento de Arrecadação Municipal (DAM)"),
-    }
+PDF_DOCUMENTS = {
+    "auto": ("enforcement/pdf/auto.html", "Auto de Infração"),
+    "notice": ("enforcement/pdf/notice.html", "Notificação de Autuação"),
+    "decision": ("enforcement/pdf/decision.html", "Decisão"),
+    "dam": ("enforcement/pdf/dam.html", "Documento de Arrecadação Municipal (DAM)"),
+}
 
+
+def infraction_pdf(request, inf, doc: str) -> HttpResponse:
+    """The PDF of an auto (auto, notificação, decisão, DAM) for its holder or staff."""
+    template, title = PDF_DOCUMENTS[doc]
+    ctx = _context_for(inf, request.user)
+    if doc == "notice" and ctx["notice"] is None:
+        raise Http404("Auto ainda não notificado.")
+    if doc == "decision" and ctx["judgement"] is None:
+        raise Http404("Auto ainda não julgado.")
+    if doc == "dam" and ctx["fine"] is None:
+        raise Http404("Sem DAM emitido.")
+    if not (ctx["is_staff"] or ctx["is_holder"]):
+        raise PermissionDenied
+    pack = ctx["pack"]
+    ctx.update(
+        title=title,
+        doc_number={"auto": inf.number, "notice": getattr(ctx["notice"], "number", ""),
+                    "decision": getattr(ctx["judgement"], "number", ""), "dam": getattr(ctx["fine"], "number", "")}[doc],
+        fiscal_unit=pack.fiscal_unit,
+        defense_days=pack.value("defense.days", inf.modality or None),
+        defense_basis=pack.basis("defense.days", inf.modality or None),
+        masked_driver_cpf=mask_cpf(inf.driver_cpf) if inf.driver_cpf else "",
+    )
+    response = HttpResponse(render_pdf(template, ctx), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
+    return response
+
+
+class PdfView(RoleRequiredMixin, View):
     def get(self, request, pk, doc: str):
-        inf = selectors.infraction_for(request.user, int(pk))
-        template, title = self.documents[doc]
-        ctx = _context_for(inf, request.user)
-        if doc == "notice" and ctx["notice"] is None:
-            raise Http404("Auto ainda não notificado.")
-        if doc == "decision" and ctx["judgement"] is None:
-            raise Http404("Auto ainda não julgado.")
-        if doc == "dam" and ctx["fine"] is None:
-            raise Http404("Sem DAM emitido.")
-        if not (ctx["is_staff"] or ctx["is_holder"]):
-            raise PermissionDenied
-        ctx["title"] = title
-        ctx["doc_number"] = {"auto": inf.number, "notice": getattr(ctx["notice"], "number", ""),
-                             "decision": getattr(ctx["judgement"], "number", ""),
-                             "dam": getattr(ctx["fine"], "number", "")}[doc]
-        ctx["fiscal_unit"] = ctx["pack"].fiscal_unit
-        ctx["defense_days"] = ctx["pack"].value("defense.days", inf.modality or None)
-        ctx["defense_basis"] = ctx["pack"].basis("defense.days", inf.modality or None)
-        ctx["masked_driver_cpf"] = mask_cpf(inf.driver_cpf) if inf.driver_cpf else ""
-        ctx["detail_url"] = request.build_absolute_uri(reverse("enforcement:detail", kwargs={"pk": inf.pk}))
-        pdf = render_pdf(template, ctx)
-        response = HttpResponse(pdf, content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
-        return response
+        return infraction_pdf(request, selectors.infraction_for(request.user, int(pk)), doc)

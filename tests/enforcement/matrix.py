@@ -54,6 +54,9 @@ ROWS = [
     Row("enforcement:fine-paid", only(("atendente", "admin")), kwargs=_pk("final")),
     Row("enforcement:fine-paid", only(("atendente", "admin"), ok=302), method="post", kwargs=_pk("final"),
         data=lambda w: {"paid_on": w["today"]}),
+    Row("enforcement:regularisation", only(("atendente", "admin")), kwargs=_pk("regular")),
+    Row("enforcement:regularisation", only(("atendente", "admin"), ok=302), method="post", kwargs=_pk("regular"),
+        data=lambda w: {"inspected_on": w["today"]}),
     Row("enforcement:file", HOLDER_VIEW, kwargs=lambda w: {"pk": w["auto"].pk, "kind": "photo", "file_pk": w["photo"].pk}),
     Row("enforcement:pdf", HOLDER_VIEW, kwargs=lambda w: {"pk": w["final"].pk, "doc": "dam"}),
     Row("enforcement:queue", only(("julgador",))),
@@ -79,6 +82,10 @@ ROWS = [
         kwargs=_pk("auto"), data=lambda w: {"reason": "Erro."}),
     Row("api-infraction-fine-pay", {**API_AUTH, "atendente": 200, "admin": 200, "*": 403}, method="post", api=True,
         kwargs=_pk("final"), data=lambda w: {"paid_on": w["today"]}),
+    Row("api-infraction-regularisation", {**API_AUTH, "atendente": 200, "admin": 200, "*": 403}, method="post",
+        api=True, kwargs=_pk("regular"), data=lambda w: {"inspected_on": w["today"]}),
+    Row("api-infraction-pdf", {**API_AUTH, "requerente": 200, "outsider": 404, "*": 200}, api=True,
+        kwargs=lambda w: {"pk": w["final"].pk, "doc": "decision"}),
     Row("api-vehicle-status", {**API_AUTH, "agente": 200, "atendente": 200, "admin": 200, "*": 403}, api=True,
         kwargs=lambda w: {"plate": w["plate"]}),
 ]
@@ -104,8 +111,8 @@ def build(world, personas):
     world.update(plate=auth.vehicle.plate, today=today.isoformat(), now_iso=timezone.now().isoformat(),
                  now_local=timezone.now().astimezone(pack.tz).strftime("%Y-%m-%dT%H:%M"))
 
-    def issue(key):
-        inf, _ = services.infraction_issue(actor=agent, plate=auth.vehicle.plate, infraction_code="19-I",
+    def issue(key, code="19-I"):
+        inf, _ = services.infraction_issue(actor=agent, plate=auth.vehicle.plate, infraction_code=code,
                                            occurred_at=when, location="Rua B", description="Teste.",
                                            idempotency_key=f"matrix-{key}")
         return inf
@@ -124,6 +131,15 @@ def build(world, personas):
             services.appeal_judge(actor=judge, infraction=inf, granted=False, grounds="Mantida.")
         inf.refresh_from_db()
         world[key] = inf
+    # suspended "até a regularização" (fine paid, waiting for the clerk to record the new vistoria)
+    regular = issue("regular", "20-I")
+    services.infraction_notify(actor=clerk, infraction=regular, acknowledged_on=today - timedelta(days=1))
+    services.infraction_judge(actor=judge, infraction=regular, upheld=True, grounds="Comprovado.")
+    services.appeal_file(actor=holder, infraction=regular, text="Recurso.")
+    services.appeal_judge(actor=judge, infraction=regular, granted=False, grounds="Mantida.")
+    regular.refresh_from_db()
+    services.fine_mark_paid(actor=clerk, fine=regular.fine, paid_on=today)
+    world["regular"] = regular
 
 
 def _png() -> bytes:

@@ -439,3 +439,58 @@ def test_photos_and_attachments_are_checked_by_content(api, agent, applicant, al
     r = api(applicant).post(f"/api/v1/infractions/{inf.pk}/defense/", {"text": "Defesa", "attachments": good},
                             format="multipart")
     assert r.status_code == 201 and inf.attachments.filter(kind="defense").count() == 1
+
+
+def test_suspension_until_regularised_needs_the_fine_paid_then_ends(api, alegre, clerk, applicant, grant, issue, chain):
+    today = alegre.today()
+    body = issue(grant.vehicle.plate, "20-I", today - timedelta(days=2))
+    chain.notify(body["id"], today - timedelta(days=1))
+    result = chain.judge(body["id"])
+    assert result["penalty"]["kinds"] == ["fine", "suspension_until_regularised", "new_inspection"]
+    services.close_appeal_windows(today + timedelta(days=31))
+    grant.refresh_from_db()
+    assert grant.status == "suspended" and grant.suspended_until is None
+    url = f"/api/v1/infractions/{body['id']}/regularisation/"
+    r = api(clerk).post(url, {"inspected_on": today.isoformat()}, format="json")
+    assert r.status_code == 409 and r.json()["rule"]["code"] == "fine_unpaid" and "art. 20, I" in r.json()["rule"]["legal_basis"]
+    api(clerk).post(f"/api/v1/infractions/{body['id']}/fine/pay/", {"paid_on": today.isoformat()}, format="json")
+    r = api(clerk).post(url, {"inspected_on": today.isoformat()}, format="json")
+    assert r.status_code == 200 and r.json()["authorization_status"] == "active"
+    assert api(clerk).post(url, {"inspected_on": today.isoformat()}, format="json").status_code == 409
+
+
+def test_arapora_code_e_revokes_and_bars_without_term(arapora, applicant, grant, issue, chain):
+    today = arapora.today()
+    body = issue(grant.vehicle.plate, "24-I", today - timedelta(days=2))
+    chain.notify(body["id"], today - timedelta(days=1))
+    result = chain.judge(body["id"])
+    assert result["penalty"]["kinds"] == ["cancellation"] and result["penalty"]["amount"] is None
+    services.close_appeal_windows(today + timedelta(days=11))
+    grant.refresh_from_db()
+    bar = active_bar(applicant.cpf, today + timedelta(days=3650))
+    assert grant.status == "cassada" and bar is not None and bar.until is None
+    assert "art. 24, parágrafo único" in bar.legal_basis
+
+
+def test_alegre_article_22_opens_revocation_process_without_ending_the_grant(alegre, grant, issue, chain):
+    today = alegre.today()
+    body = issue(grant.vehicle.plate, "22-I", today - timedelta(days=2))
+    chain.notify(body["id"], today - timedelta(days=1))
+    result = chain.judge(body["id"])
+    assert result["penalty"]["kinds"] == ["fine", "seizure", "revocation_process"]
+    assert result["penalty"]["amount"] == "800.00"
+    services.close_appeal_windows(today + timedelta(days=31))
+    grant.refresh_from_db()
+    assert grant.status == "active" and not GrantBar.objects.exists()
+
+
+def test_simultaneous_infractions_in_one_auto_add_up(arapora, grant, issue, chain):
+    today = arapora.today()
+    body = issue(grant.vehicle.plate, "23-IX", today - timedelta(days=2), infraction_codes=["23-X"])
+    inf = Infraction.objects.get(pk=body["id"])
+    assert inf.codes == ["23-IX", "23-X"] and [c["code"] for c in inf.catalogue] == ["23-IX", "23-X"]
+    chain.notify(body["id"], today - timedelta(days=1))
+    penalty = chain.judge(body["id"])["penalty"]
+    assert penalty["codes"] == ["B-3", "C-4", "A", "B-1"]
+    assert penalty["fine_units"] == 8 and penalty["amount"] == "80.00" and penalty["suspension_days"] == 30
+    assert penalty["legal_basis"][1].endswith("art. 23, X")

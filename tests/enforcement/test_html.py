@@ -206,3 +206,12 @@ def test_judge_page_shows_the_recidivism_with_the_earlier_autos(web, alegre, gra
     body = web(judge).get(reverse("enforcement:judge", args=[second.pk])).content.decode()
     assert "Reincidência" in body and f"auto nº {first.number}" in body and "10 dias antes" in body
     assert "R$ 300,00" in body and "art. 23" in body and "art. 19, II" in body
+
+
+def test_home_tells_the_holder_of_a_running_deadline(web, alegre, grant, agent, clerk, applicant, outsider):
+    inf, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
+                                       occurred_at=timezone.now(), location="x", description="y")
+    services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=alegre.today())
+    deadline = (alegre.today() + timedelta(days=15)).strftime("%d/%m/%Y")
+    assert f"vence em {deadline}" in web(applicant).get("/").content.decode()
+    assert "autos de infração com prazo" not in web(outsider).get("/").content.decode()
