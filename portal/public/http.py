@@ -70,10 +70,14 @@ def cached_page(request, build, *, timeout: int, vary: str = ""):
     key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
     hit = cache.get(key)
     if hit is not None:
-        status, content, content_type = hit
-        return HttpResponse(content, status=status, content_type=content_type)
+        status, content, content_type, disposition = hit
+        response = HttpResponse(content, status=status, content_type=content_type)
+        if disposition:
+            response["Content-Disposition"] = disposition
+        return response
     response = build()
     if response.status_code in (200, 404) and not response.streaming:
-        cache.set(key, (response.status_code, response.content, response["Content-Type"]), timeout)
+        cache.set(key, (response.status_code, response.content, response["Content-Type"],
+                        response.get("Content-Disposition", "")), timeout)
     return response
 

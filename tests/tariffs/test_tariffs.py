@@ -213,6 +213,8 @@ def test_calculator_bad_input_gets_a_message_beside_the_field(alegre_db, client)
 def test_tariff_table_pdf(alegre_db, client):
     r = client.get("/tarifas/tabela.pdf", {"modality": "taxi"})
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf" and r.content.startswith(b"%PDF")
+    again = client.get("/tarifas/tabela.pdf", {"modality": "taxi"})  # from the cache, same file and name
+    assert again.content == r.content and again["Content-Disposition"] == r["Content-Disposition"]
     assert client.get("/tarifas/tabela.pdf", {"modality": "mototaxi"}).status_code == 404
 
 
