@@ -25,9 +25,7 @@ class TariffsConfig(AppConfig):
         # alvará or audit entry makes this process look again (others within 2 seconds).
         from django.db.models.signals import post_save
 
-        from licensing.models import Alvara, Authorization
-        from portal.models import AuditEntry
-        from portal.public.selectors import forget_grants_fingerprint
+        from portal.public.http import forget_grants_fingerprint
 
-        for model in (AuditEntry, Authorization, Alvara):
-            post_save.connect(forget_grants_fingerprint, sender=model, dispatch_uid=f"public-pages-{model.__name__}")
+        for model in ("portal.AuditEntry", "licensing.Authorization", "licensing.Alvara"):
+            post_save.connect(forget_grants_fingerprint, sender=model, dispatch_uid=f"public-pages-{model}")

@@ -71,15 +71,6 @@ def grants_by_ids(ids: list[int]) -> list[Authorization]:
     return [found[i] for i in ids if i in found]
 
 
-_GRANTS_MEMO: list = [0.0, None]
-_GRANTS_MEMO_SECONDS = 2.0
-
-
-def forget_grants_fingerprint(*args, **kwargs) -> None:
-    """Receiver of post_save on audit entries and grants: this process sees the change at once."""
-    _GRANTS_MEMO[1] = None
-
-
 def grants_fingerprint() -> str:
     """Changes when a grant is issued or changes status (every change writes an audit entry).
 
@@ -91,9 +82,10 @@ def grants_fingerprint() -> str:
     from django.db import connection
 
     from portal.models import AuditEntry
+    from portal.public.http import _GRANTS_MEMO, GRANTS_MEMO_SECONDS
 
     now = time.monotonic()
-    if _GRANTS_MEMO[1] is not None and now - _GRANTS_MEMO[0] < _GRANTS_MEMO_SECONDS:
+    if _GRANTS_MEMO[1] is not None and now - _GRANTS_MEMO[0] < GRANTS_MEMO_SECONDS:
         return _GRANTS_MEMO[1]
     grants, audit = Authorization._meta.db_table, AuditEntry._meta.db_table
     with connection.cursor() as cursor:
