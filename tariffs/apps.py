@@ -20,3 +20,12 @@ class TariffsConfig(AppConfig):
 
         hooks.register_pack_loaded(on_pack_loaded)
         hooks.register_home_section(home_section)
+
+        # Public pages are cached while the grants they show are unchanged: any saved grant,
+        # alvará or audit entry makes this process look again (others within 2 seconds).
+        from django.db.models.signals import post_save
+
+        from portal.public.http import forget_grants_fingerprint
+
+        for model in ("portal.AuditEntry", "licensing.Authorization", "licensing.Alvara"):
+            post_save.connect(forget_grants_fingerprint, sender=model, dispatch_uid=f"public-pages-{model}")

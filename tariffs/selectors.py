@@ -37,31 +37,32 @@ def pack_tables(pack: Pack) -> list[TariffTable]:
     return out
 
 
-def _fingerprint_key(municipality_id: int) -> str:
-    return f"tariffs:fingerprint:{municipality_id}"
+_FINGERPRINTS: dict[int, tuple[float, str]] = {}
+_FINGERPRINT_SECONDS = 5.0  # like the pack itself (portal.regulation)
 
 
 def tables_fingerprint(pack: Pack) -> str:
     """Changes whenever a table is stored (tables are append-only).
 
-    One cheap query, remembered 5 seconds (like the pack itself); publishing forgets it.
+    One cheap query, remembered a few seconds in the process (like the pack); publishing in
+    this process forgets it at once.
     """
-    from django.core.cache import cache
+    import time
+
     from django.db.models import Count, Max
 
-    key = _fingerprint_key(pack.municipality_id)
-    found = cache.get(key)
-    if found is None:
-        agg = TariffTable.objects.filter(municipality_id=pack.municipality_id).aggregate(n=Count("id"), last=Max("id"))
-        found = f"{agg['n']}:{agg['last']}"
-        cache.set(key, found, 5)
+    now = time.monotonic()
+    memo = _FINGERPRINTS.get(pack.municipality_id)
+    if memo is not None and now - memo[0] < _FINGERPRINT_SECONDS:
+        return memo[1]
+    agg = TariffTable.objects.filter(municipality_id=pack.municipality_id).aggregate(n=Count("id"), last=Max("id"))
+    found = f"{agg['n']}:{agg['last']}"
+    _FINGERPRINTS[pack.municipality_id] = (now, found)
     return found
 
 
 def forget_fingerprint(municipality_id: int) -> None:
-    from django.core.cache import cache
-
-    cache.delete(_fingerprint_key(municipality_id))
+    _FINGERPRINTS.pop(municipality_id, None)
 
 
 def all_tables(pack: Pack, fingerprint: str | None = None) -> list[TariffTable]:

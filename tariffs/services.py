@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from portal import regulation
 from portal.audit import audit_log
@@ -28,7 +28,11 @@ def tariff_seed_from_pack(*, pack: regulation.Pack, actor=None) -> int:
         ).exists()
         if exists:
             continue
-        table.save(force_insert=True)
+        try:
+            with transaction.atomic():
+                table.save(force_insert=True)
+        except IntegrityError:  # stored at the same moment by another process
+            continue
         audit_log(actor=actor, obj=table, action="tariff_seeded", to_state="stored",
                   reason=f"Tabela inicial do pacote: {table.decree}",
                   data={"modality": table.modality, "effective_from": table.effective_from.isoformat()})
@@ -120,7 +124,15 @@ def tariff_publish(
         effective_from=effective_from, structure=structure, components=components, legal_basis=legal_basis.strip(),
         is_example=is_example, source=TariffSource.PUBLISHED, created_by=actor,
     )
-    table.save(force_insert=True)
+    try:
+        with transaction.atomic():
+            table.save(force_insert=True)
+    except IntegrityError:  # another table for the same date was published at the same moment
+        raise RuleViolation(
+            "tariff.duplicate_date",
+            f"Já existe uma tabela deste serviço em vigor a partir de {effective_from:%d/%m/%Y}.",
+            "", field="effective_from", conflict=True,
+        ) from None
     _forget(pack.municipality_id)
     audit_log(actor=actor, obj=table, action="tariff_published", to_state="published", reason=decree,
               data={"modality": modality, "effective_from": effective_from.isoformat(),

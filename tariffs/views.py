@@ -88,7 +88,13 @@ class TariffTablePdfView(View):
 
     def get(self, request):
         pack = regulation.current()
-        tables = selectors.all_tables(pack)
+        fingerprint = selectors.tables_fingerprint(pack)
+        vary = f"{pack.municipality_id}|{pack.version}|{fingerprint}|{pack.today()}"
+        response = cached_page(request, lambda: self.render_pdf(request, pack, fingerprint), timeout=3600, vary=vary)
+        return public_cache(request, response, 3600)
+
+    def render_pdf(self, request, pack, fingerprint: str):
+        tables = selectors.all_tables(pack, fingerprint)
         modalities = selectors.modalities_with_tables(tables)
         modality = request.GET.get("modality") or (modalities[0] if modalities else "")
         today = pack.today()
@@ -109,7 +115,7 @@ class TariffTablePdfView(View):
         pdf = render_pdf("tariffs/pdf/table.html", ctx)
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="tabela-tarifas-{modality}.pdf"'
-        return public_cache(request, response, 3600)
+        return response
 
 
 class TariffAdminView(RoleRequiredMixin, View):

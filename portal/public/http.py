@@ -70,10 +70,25 @@ def cached_page(request, build, *, timeout: int, vary: str = ""):
     key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
     hit = cache.get(key)
     if hit is not None:
-        status, content, content_type = hit
-        return HttpResponse(content, status=status, content_type=content_type)
+        status, content, content_type, disposition = hit
+        response = HttpResponse(content, status=status, content_type=content_type)
+        if disposition:
+            response["Content-Disposition"] = disposition
+        return response
     response = build()
     if response.status_code in (200, 404) and not response.streaming:
-        cache.set(key, (response.status_code, response.content, response["Content-Type"]), timeout)
+        cache.set(key, (response.status_code, response.content, response["Content-Type"],
+                        response.get("Content-Disposition", "")), timeout)
     return response
 
+
+
+# The grants fingerprint (portal.public.selectors.grants_fingerprint) is remembered briefly per
+# process; a saved grant, alvará or audit entry in this process forgets it at once.
+_GRANTS_MEMO: list = [0.0, None]
+GRANTS_MEMO_SECONDS = 2.0
+
+
+def forget_grants_fingerprint(*args, **kwargs) -> None:
+    """post_save receiver (connected in tariffs.apps): this process sees the change at once."""
+    _GRANTS_MEMO[1] = None

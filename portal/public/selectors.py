@@ -74,35 +74,26 @@ def grants_by_ids(ids: list[int]) -> list[Authorization]:
 def grants_fingerprint() -> str:
     """Changes when a grant is issued or changes status (every change writes an audit entry).
 
-    One query over two primary-key indexes: the newest grant and the newest audit entry.
+    One query over two primary-key indexes (the newest grant and the newest audit entry),
+    remembered two seconds in the process; a change saved in this process forgets it.
     """
-    from django.db.models import Subquery
+    import time
+
+    from django.db import connection
 
     from portal.models import AuditEntry
+    from portal.public.http import _GRANTS_MEMO, GRANTS_MEMO_SECONDS
 
-    row = (
-        Authorization.objects.order_by()
-        .annotate(last_audit=Subquery(AuditEntry.objects.order_by("-id").values("id")[:1]))
-        .order_by("-id").values_list("id", "last_audit").first()
-    )
-    if row is None:
-        return f"none:{AuditEntry.objects.order_by('-id').values_list('id', flat=True).first()}"
-    return f"{row[0]}:{row[1]}"
-
-
-def document_fingerprint(doc) -> str:
-    """What the verification page shows of a loaded document (no query)."""
-    if doc is None:
-        return "none"
-    if isinstance(doc, Authorization):
-        parts = (doc.pk, doc.status, doc.valid_until, doc.suspended_until, doc.status_changed_at,
-                 public_name(doc.holder), doc.vehicle.plate if doc.vehicle_id else "")
-    else:
-        auth = doc.authorization
-        vehicle = doc.vehicle or auth.vehicle
-        parts = (doc.pk, "alvara", doc.status, doc.valid_until, public_name(doc.person), auth.status, auth.valid_until,
-                 auth.status_changed_at, public_name(auth.holder), vehicle.plate if vehicle else "")
-    return repr(parts)
+    now = time.monotonic()
+    if _GRANTS_MEMO[1] is not None and now - _GRANTS_MEMO[0] < GRANTS_MEMO_SECONDS:
+        return _GRANTS_MEMO[1]
+    grants, audit = Authorization._meta.db_table, AuditEntry._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT (SELECT MAX("id") FROM "{grants}"), (SELECT MAX("id") FROM "{audit}")')  # noqa: S608 - table names from the models
+        last_grant, last_audit = cursor.fetchone()
+    found = f"{last_grant}:{last_audit}"
+    _GRANTS_MEMO[0], _GRANTS_MEMO[1] = now, found
+    return found
 
 
 def open_data_row(auth: Authorization) -> dict:

@@ -62,18 +62,21 @@ class VerifyCodeView(View):
     """GET /verificar/<code>/ — opened by the QR code printed on every document."""
 
     def get(self, request, code: str):
-        if throttled(request, "verify"):
-            return _too_many(request)
         pack = regulation.current()
-        doc = selectors.document_by_code(code)
 
         def build():
+            # Counted only when the page is not already in the cache: enumerating codes always
+            # misses, while the same QR scanned again reveals nothing new.
+            if throttled(request, "verify"):
+                return _too_many(request)
+            doc = selectors.document_by_code(code)
             result = selectors.verification_of(doc, pack) if doc is not None else None
             return render(request, "public/verify.html", {"q": code, "results": [result] if result else [],
                                                           "searched": True, "direct": True},
                           status=200 if result else 404)
 
-        vary = f"{_vary(pack)}|{selectors.document_fingerprint(doc)}"
+        # Every change of a grant or alvará writes an audit entry, which changes the fingerprint.
+        vary = f"{_vary(pack)}|{selectors.grants_fingerprint()}"
         response = cached_page(request, build, timeout=300, vary=vary)
         return public_cache(request, response, 30)
 

@@ -213,6 +213,8 @@ def test_calculator_bad_input_gets_a_message_beside_the_field(alegre_db, client)
 def test_tariff_table_pdf(alegre_db, client):
     r = client.get("/tarifas/tabela.pdf", {"modality": "taxi"})
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf" and r.content.startswith(b"%PDF")
+    again = client.get("/tarifas/tabela.pdf", {"modality": "taxi"})  # from the cache, same file and name
+    assert again.content == r.content and again["Content-Disposition"] == r["Content-Disposition"]
     assert client.get("/tarifas/tabela.pdf", {"modality": "mototaxi"}).status_code == 404
 
 
@@ -259,3 +261,53 @@ def test_publishing_stores_the_pack_tables_first(alegre_without_hooks, admin_use
     _publish(admin_user, alegre_without_hooks)
     assert set(TariffTable.objects.values_list("modality", "source")) == {
         ("taxi", "pack"), ("bus", "pack"), ("taxi", "published")}
+
+
+def test_two_tables_for_the_same_date_conflict(alegre_db, admin_user):
+    from portal.exceptions import RuleViolation
+
+    _publish(admin_user, alegre_db)
+    with pytest.raises(RuleViolation) as exc:
+        _publish(admin_user, alegre_db, decree="Decreto nº 11/2026")
+    assert exc.value.conflict and exc.value.field == "effective_from"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_publications_for_the_same_date_store_one_table(admin_user):
+    """Two publishers at the same moment: one table, the other gets the conflict (PostgreSQL)."""
+    import threading
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concorrência real só no PostgreSQL")
+    pack = _load("alegre")
+    outcomes = []
+    barrier = threading.Barrier(2)
+
+    def publish(n):
+        from django.db import connections
+
+        try:
+            barrier.wait()
+            _publish(admin_user, pack, decree=f"Decreto nº {n}/2026")
+            outcomes.append("ok")
+        except Exception as exc:  # noqa: BLE001 - the outcome is what the test checks
+            outcomes.append(type(exc).__name__)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=publish, args=(n,)) for n in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["RuleViolation", "ok"]
+    assert TariffTable.objects.filter(source="published").count() == 1
+
+
+def test_menu_has_the_public_entries_for_everyone(alegre_db, client):
+    body = client.get("/").content.decode()
+    for label in ("Tarifas", "Verificar autorização", "Transparência"):
+        assert label in body
+    assert "Publicar tarifa" not in body
