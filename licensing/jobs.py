@@ -154,10 +154,12 @@ class ExpiryResult:
 def expire_grants(today: date | None = None, *, chunk: int = CHUNK, set_based: bool | None = None) -> ExpiryResult:
     """Expire authorizations and alvarás whose validity ended before ``today`` (local date).
 
-    Each chunk of rows is locked, moved with one conditional UPDATE, audited with one bulk
-    insert and its holders noticed once. The alvarás of an expired authorization expire with
-    it (as ``authorization_set_status`` cascades). On SQLite and PostgreSQL the audit rows and
-    notices are written by ``INSERT … SELECT`` (``set_based``); elsewhere through the ORM.
+    Each chunk of rows is locked first; the alvarás of an expired authorization expire with it
+    (as ``authorization_set_status`` cascades) and each holder is noticed once. On SQLite and
+    PostgreSQL (``set_based``) a chunk is one conditional UPDATE per table with its audit rows
+    and notices written by ``INSERT … SELECT``; otherwise row by row through the services.
+    A grant whose renewal was filed in time keeps its validity (and its alvarás) where the pack
+    says so.
     """
     pack = regulation.current()
     today = today or pack.today()
