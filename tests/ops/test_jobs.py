@@ -331,8 +331,13 @@ def test_jobs_page_shows_last_runs_changes_and_failures(itagiba, clerk, web, mon
     body = client.get(reverse("ops-jobs")).content.decode()
     assert "Expiração de autorizações e alvarás" in body and "Envio de e-mails pendentes" in body
     assert "RuntimeError: SMTP fora do ar" in body and "1 falha" in body
-    failures = client.get(reverse("ops-jobs") + "?falhas=1").content.decode()
+    failures = client.get(reverse("ops-jobs") + "?ver=falhas").content.decode()
     assert failures.count('class="job-failed"') == 2  # in the summary and in the history
+    assert "Expiração de autorizações e alvarás</td>" not in failures
+    history = client.get(reverse("ops-jobs")).content.decode().split('id="historico"')[1]
+    assert history.count("Expiração de autorizações e alvarás</td>") == 1  # the run with no change is left out
+    everything = client.get(reverse("ops-jobs") + "?ver=todas").content.decode().split('id="historico"')[1]
+    assert everything.count("Expiração de autorizações e alvarás</td>") == 2
     assert "Tarefas automáticas" in client.get(reverse("dashboard")).content.decode()
 
 
@@ -341,14 +346,15 @@ def test_jobs_page_queries_are_constant(alegre, clerk, web, django_assert_num_qu
     from portal.jobs import run_job
 
     client = web(clerk)
-    run_job("licensing.expire_grants", lambda: 0)
+    run_job("licensing.expire_grants", lambda: 1)  # one row in the history
     client.get(reverse("ops-jobs"))
     n = _count(client, "ops-jobs")
     for i in range(40):
         run_job("licensing.renewal_reminders" if i % 2 else "licensing.vehicle_age", lambda: 1)
     with django_assert_num_queries(n):
         body = client.get(reverse("ops-jobs")).content.decode()
-    assert "Página 1 de 2" in body
+    assert "Página 1 de 2" in body and "ver=" not in body.split("Paginação")[1]
+    assert "?ver=todas&amp;page=2" in client.get(reverse("ops-jobs") + "?ver=todas").content.decode()
 
 
 @pytest.mark.django_db
