@@ -401,3 +401,27 @@ def test_jobs_page_lists_scheduled_jobs_not_yet_run(alegre, clerk, web):
     assert "Lembretes de renovação" in body and "todo dia às 07:00" in body
     assert "ainda não executada" in body and "a cada minuto" in body
     assert describe_schedule(30.0) == "a cada 30 segundos"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("set_based", [True, False], ids=["set-based", "row-by-row"])
+def test_auxiliary_driver_is_told_their_alvara_expired(load_pack, monkeypatch, set_based, committed):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+    load_pack("arapora")  # alvará de condutor for the holder and each auxiliary driver
+    aux = UserFactory()
+    auth, alvaras = issue_authorization(valid_from=date(2022, 5, 1), auxiliaries=[aux])
+    assert len(alvaras) == 2
+    with committed():
+        result = jobs.expire_grants(set_based=set_based)
+    assert (result.authorizations, result.alvaras) == (1, 2)
+    assert [n.subject for n in Notification.objects.filter(recipient=auth.holder)] == [
+        f"{auth.act_name} nº {auth.number} expirou"
+    ]
+    aux_alvara = next(a for a in alvaras if a.person_id == aux.pk)
+    note = Notification.objects.get(recipient=aux)
+    assert note.subject == f"{aux_alvara.doc_name} nº {aux_alvara.number} expirou"
+    assert "30/04/2026" in note.body and note.dedup_key == f"grant-expired:alvara:{aux_alvara.pk}:2026-04-30"
+    assert sorted(m.to[0] for m in mail.outbox) == sorted([auth.holder.email, aux.email])
+    with committed():
+        assert jobs.expire_grants(set_based=set_based).changed == 0
+    assert Notification.objects.count() == 2 and len(mail.outbox) == 2
