@@ -154,10 +154,12 @@ class ExpiryResult:
 def expire_grants(today: date | None = None, *, chunk: int = CHUNK, set_based: bool | None = None) -> ExpiryResult:
     """Expire authorizations and alvarás whose validity ended before ``today`` (local date).
 
-    Each chunk of rows is locked, moved with one conditional UPDATE, audited with one bulk
-    insert and its holders noticed once. The alvarás of an expired authorization expire with
-    it (as ``authorization_set_status`` cascades). On SQLite and PostgreSQL the audit rows and
-    notices are written by ``INSERT … SELECT`` (``set_based``); elsewhere through the ORM.
+    Each chunk of rows is locked first; the alvarás of an expired authorization expire with it
+    (as ``authorization_set_status`` cascades) and each holder is noticed once. On SQLite and
+    PostgreSQL (``set_based``) a chunk is one conditional UPDATE per table with its audit rows
+    and notices written by ``INSERT … SELECT``; otherwise row by row through the services.
+    A grant whose renewal was filed in time keeps its validity (and its alvarás) where the pack
+    says so.
     """
     pack = regulation.current()
     today = today or pack.today()
@@ -233,6 +235,11 @@ _DIALECTS = {
         "empty_json": "CAST(%s AS jsonb)",
     },
 }
+ALVARA_NOTICE_SUBJECT = "{doc} nº {number} expirou"
+ALVARA_NOTICE_BODY = (
+    "A validade do {doc} nº {number} terminou em {date} e ele passou a constar como expirado. "
+    "Peça a renovação no portal antes de voltar a circular."
+)
 AUTH_NOTICE_SUBJECT = "{act} nº {number} expirou"
 AUTH_NOTICE_BODY = (
     "A validade da {act} nº {number} terminou em {date} e ela passou a constar como expirada, com os "
@@ -282,6 +289,7 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
         # 1. the alvarás of these grants: lock, audit, expire
         cursor.execute(f"SELECT v.id FROM {alv_t} v WHERE {alv_where}" + (" FOR UPDATE" if connection.vendor == "postgresql" else ""), alv_params)  # noqa: S608 (model table names; values are parameters)
         alvaras = len(cursor.fetchall())
+        noticed_drivers = 0
         if alvaras:
             cursor.execute(
                 f"INSERT INTO {audit_t} (at, actor_id, actor_label, object_type, object_id, object_repr, action, "  # noqa: S608 (model table names; values are parameters)
@@ -290,6 +298,22 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
                 f"v.status, %s, %s, {dialect['empty_json']} FROM {alv_t} v WHERE {alv_where} ORDER BY v.id",
                 [at, "sistema", "licensing.alvara", " nº ", "alvara_status", str(AlvaraStatus.EXPIRED), EXPIRY_REASON, "{}", *alv_params],
             )
+            # the holder is told about the grant; another driver (auxiliary) about their alvará
+            alv_columns = {"doc": "v.doc_name", "number": "v.number", "date": dialect["br_date"].format(col="v.valid_until")}
+            alv_subject, alv_subject_params = _sql_template(ALVARA_NOTICE_SUBJECT, alv_columns)
+            alv_body, alv_body_params = _sql_template(ALVARA_NOTICE_BODY, alv_columns)
+            cursor.execute(
+                f"INSERT INTO {note_t} (recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
+                "email_attempts, email_sent_at, email_error, next_attempt_at) "
+                f"SELECT v.person_id, SUBSTR({alv_subject}, 1, 200), {alv_body}, %s, "
+                "%s || CAST(v.id AS TEXT) || %s || CAST(v.valid_until AS TEXT), %s, NULL, "
+                "CASE WHEN u.email <> '' THEN %s ELSE %s END, 0, NULL, %s, %s "
+                f"FROM {alv_t} v JOIN {auth_t} h ON h.id = v.authorization_id JOIN {user_t} u ON u.id = v.person_id "
+                f"WHERE {alv_where} AND v.person_id <> h.holder_id ORDER BY v.id ON CONFLICT DO NOTHING",
+                [*alv_subject_params, *alv_body_params, _dashboard(), "grant-expired:alvara:", ":", at,
+                 str(Notification.Status.PENDING), str(Notification.Status.SKIPPED), "", at, *alv_params],
+            )
+            noticed_drivers = cursor.rowcount
             cursor.execute(
                 f"UPDATE {alv_t} SET status = %s, status_reason = %s WHERE id IN (SELECT v.id FROM {alv_t} v WHERE {alv_where})",  # noqa: S608 (model table names; values are parameters)
                 [str(AlvaraStatus.EXPIRED), EXPIRY_REASON, *alv_params],
@@ -323,6 +347,9 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
             [str(AuthorizationStatus.EXPIRED), EXPIRY_REASON, at, *where_params],
         )
         grants = cursor.rowcount
+    if noticed_drivers:
+        transaction.on_commit(lambda: dispatch_pending(None) if noticed_drivers > DISPATCH_ONE_BY_ONE else
+                              dispatch_pending(_driver_notice_keys(first, last, now)))
     if noticed:
         if noticed > DISPATCH_ONE_BY_ONE:
             transaction.on_commit(lambda: dispatch_pending(None))
@@ -333,6 +360,25 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
             keys = [f"grant-expired:authorization:{pk}:{until.isoformat()}" for pk, until in expired]
             transaction.on_commit(lambda: dispatch_pending(keys))
     return grants, alvaras
+
+
+def _driver_notice_keys(first: int, last: int, now) -> list[str]:
+    expired = Alvara.objects.filter(
+        authorization_id__gte=first, authorization_id__lte=last, authorization__status_changed_at=now,
+        status=AlvaraStatus.EXPIRED,
+    ).exclude(person_id=F("authorization__holder_id")).values_list("pk", "valid_until")
+    return [f"grant-expired:alvara:{pk}:{until.isoformat()}" for pk, until in expired]
+
+
+def _alvara_notice(pk: int, doc: str, number: str, person_id: int, valid_until: date, email: str) -> Notice:
+    return Notice(
+        recipient_id=person_id,
+        subject=ALVARA_NOTICE_SUBJECT.format(doc=doc, number=number),
+        body=ALVARA_NOTICE_BODY.format(doc=doc, number=number, date=_fmt(valid_until)),
+        dedup_key=f"grant-expired:alvara:{pk}:{valid_until.isoformat()}",
+        has_email=bool(email),
+        link=_dashboard(),
+    )
 
 
 def _authorization_notice(pk: int, act: str, number: str, holder_id: int, valid_until: date, email: str) -> Notice:
@@ -350,12 +396,19 @@ def _expire_authorization_rows(rows: list[tuple]) -> int:
     """Row by row through ``authorization_set_status`` (which cascades to the alvarás)."""
     from licensing.services import authorization_set_status
 
+    drivers = list(
+        Alvara.objects.filter(authorization_id__in=[r[0] for r in rows], status__in=ALVARA_OPEN)
+        .exclude(person_id=F("authorization__holder_id"))
+        .order_by("pk")
+        .values_list("pk", "doc_name", "number", "person_id", "valid_until", "person__email")
+    )
     for pk, _act, _status, _number, _holder, valid_until, _email in rows:
         authorization_set_status(
             actor=None, authorization=Authorization(pk=pk), to=AuthorizationStatus.EXPIRED, reason=EXPIRY_REASON,
             data={"valid_until": valid_until.isoformat(), "job": "expire_grants"},
         )
-    notify_many([_authorization_notice(r[0], r[1], r[3], r[4], r[5], r[6]) for r in rows])
+    notify_many([_authorization_notice(r[0], r[1], r[3], r[4], r[5], r[6]) for r in rows]
+                + [_alvara_notice(*d) for d in drivers])
     return len(rows)
 
 
@@ -371,19 +424,7 @@ def _expire_alvara_rows(queryset) -> int:
     )
     for row in rows:
         alvara_set_status(actor=None, alvara=Alvara(pk=row[0]), to=AlvaraStatus.EXPIRED, reason=EXPIRY_REASON)
-    link = _dashboard()
-    notify_many([
-        Notice(
-            recipient_id=person_id,
-            subject=f"{doc_name} nº {number} expirou",
-            body=(f"A validade do {doc_name} nº {number} terminou em {_fmt(valid_until)} e ele passou a constar "
-                  "como expirado. Peça a renovação no portal antes de voltar a circular."),
-            dedup_key=f"grant-expired:alvara:{pk}:{valid_until.isoformat()}",
-            has_email=bool(email),
-            link=link,
-        )
-        for pk, doc_name, number, person_id, valid_until, email in rows
-    ])
+    notify_many([_alvara_notice(*row) for row in rows])
     return len(rows)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.views.generic import TemplateView
 
 from portal.models import JobRun
@@ -58,6 +58,13 @@ def scheduled_jobs() -> dict[str, str]:
     return out
 
 
+HISTORY_VIEWS = {
+    "": "com alterações ou falhas",
+    "falhas": "só com falhas",
+    "todas": "todas, inclusive sem alterações",
+}
+
+
 class JobRunListView(RoleRequiredMixin, TemplateView):
     """Last run of each job, then every run (newest first), failures highlighted."""
 
@@ -67,22 +74,26 @@ class JobRunListView(RoleRequiredMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        only_failures = self.request.GET.get("falhas") == "1"
+        view = self.request.GET.get("ver", "")
+        view = view if view in HISTORY_VIEWS else ""
         latest_ids = JobRun.objects.values("name").annotate(last=Max("id")).values("last")
         latest = {run.name: run for run in JobRun.objects.filter(pk__in=latest_ids)}
         schedule = scheduled_jobs()
         names = [n for n in JOB_LABELS if n in schedule or n in latest] + sorted(set(latest) - set(JOB_LABELS))
         runs = JobRun.objects.order_by("-started_at", "-id")
-        if only_failures:
+        if view == "falhas":
             runs = runs.filter(failures__gt=0)
+        elif view == "":  # runs every minute that found nothing to do are left out by default
+            runs = runs.filter(Q(changed__gt=0) | Q(failures__gt=0) | Q(finished_at__isnull=True))
         ctx["latest"] = [
             {"label": job_label(name), "when": schedule.get(name, ""), "run": latest.get(name)} for name in names
         ]
         page = Paginator(runs, self.paginate_by).get_page(self.request.GET.get("page"))
         ctx["page_obj"] = page
         ctx["runs"] = [(job_label(run.name), run) for run in page.object_list]
-        ctx["only_failures"] = only_failures
-        ctx["querystring"] = "falhas=1" if only_failures else ""
+        ctx["view"] = view
+        ctx["views"] = HISTORY_VIEWS
+        ctx["querystring"] = f"ver={view}" if view else ""
         return ctx
 
 

@@ -331,8 +331,13 @@ def test_jobs_page_shows_last_runs_changes_and_failures(itagiba, clerk, web, mon
     body = client.get(reverse("ops-jobs")).content.decode()
     assert "Expiração de autorizações e alvarás" in body and "Envio de e-mails pendentes" in body
     assert "RuntimeError: SMTP fora do ar" in body and "1 falha" in body
-    failures = client.get(reverse("ops-jobs") + "?falhas=1").content.decode()
+    failures = client.get(reverse("ops-jobs") + "?ver=falhas").content.decode()
     assert failures.count('class="job-failed"') == 2  # in the summary and in the history
+    assert "Expiração de autorizações e alvarás</td>" not in failures
+    history = client.get(reverse("ops-jobs")).content.decode().split('id="historico"')[1]
+    assert history.count("Expiração de autorizações e alvarás</td>") == 1  # the run with no change is left out
+    everything = client.get(reverse("ops-jobs") + "?ver=todas").content.decode().split('id="historico"')[1]
+    assert everything.count("Expiração de autorizações e alvarás</td>") == 2
     assert "Tarefas automáticas" in client.get(reverse("dashboard")).content.decode()
 
 
@@ -341,14 +346,15 @@ def test_jobs_page_queries_are_constant(alegre, clerk, web, django_assert_num_qu
     from portal.jobs import run_job
 
     client = web(clerk)
-    run_job("licensing.expire_grants", lambda: 0)
+    run_job("licensing.expire_grants", lambda: 1)  # one row in the history
     client.get(reverse("ops-jobs"))
     n = _count(client, "ops-jobs")
     for i in range(40):
         run_job("licensing.renewal_reminders" if i % 2 else "licensing.vehicle_age", lambda: 1)
     with django_assert_num_queries(n):
         body = client.get(reverse("ops-jobs")).content.decode()
-    assert "Página 1 de 2" in body
+    assert "Página 1 de 2" in body and "ver=" not in body.split("Paginação")[1]
+    assert "?ver=todas&amp;page=2" in client.get(reverse("ops-jobs") + "?ver=todas").content.decode()
 
 
 @pytest.mark.django_db
@@ -395,3 +401,27 @@ def test_jobs_page_lists_scheduled_jobs_not_yet_run(alegre, clerk, web):
     assert "Lembretes de renovação" in body and "todo dia às 07:00" in body
     assert "ainda não executada" in body and "a cada minuto" in body
     assert describe_schedule(30.0) == "a cada 30 segundos"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("set_based", [True, False], ids=["set-based", "row-by-row"])
+def test_auxiliary_driver_is_told_their_alvara_expired(load_pack, monkeypatch, set_based, committed):
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+    load_pack("arapora")  # alvará de condutor for the holder and each auxiliary driver
+    aux = UserFactory()
+    auth, alvaras = issue_authorization(valid_from=date(2022, 5, 1), auxiliaries=[aux])
+    assert len(alvaras) == 2
+    with committed():
+        result = jobs.expire_grants(set_based=set_based)
+    assert (result.authorizations, result.alvaras) == (1, 2)
+    assert [n.subject for n in Notification.objects.filter(recipient=auth.holder)] == [
+        f"{auth.act_name} nº {auth.number} expirou"
+    ]
+    aux_alvara = next(a for a in alvaras if a.person_id == aux.pk)
+    note = Notification.objects.get(recipient=aux)
+    assert note.subject == f"{aux_alvara.doc_name} nº {aux_alvara.number} expirou"
+    assert "30/04/2026" in note.body and note.dedup_key == f"grant-expired:alvara:{aux_alvara.pk}:2026-04-30"
+    assert sorted(m.to[0] for m in mail.outbox) == sorted([auth.holder.email, aux.email])
+    with committed():
+        assert jobs.expire_grants(set_based=set_based).changed == 0
+    assert Notification.objects.count() == 2 and len(mail.outbox) == 2
