@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('licensing', '0002_applications'),
+        ('licensing', '0003_lifecycle'),
     ]
 
     operations = [
