@@ -60,3 +60,13 @@ def test_cassada_is_final(itagiba):
     authorization_set_status(actor=None, authorization=auth, to=AuthorizationStatus.CASSADA, reason="Cassação")
     with pytest.raises(InvalidTransition):
         authorization_set_status(actor=None, authorization=auth, to=AuthorizationStatus.ACTIVE, reason="x")
+
+
+@pytest.mark.django_db
+def test_company_documents_are_not_asked_of_a_natural_person(arapora):
+    from licensing.services.applications import _applies_to_holder_type
+
+    items = [i for i in arapora.documents("taxi", "new") if _applies_to_holder_type(i)]
+    codes = {i["code"] for i in items}
+    assert codes and not any(code.startswith("pj_") for code in codes)
+    assert any(i.get("holder_types") == ["pj"] for i in arapora.documents("taxi", "new"))
