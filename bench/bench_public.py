@@ -35,21 +35,36 @@ CLIENTS = int(os.environ.get("BENCH_CLIENTS", "50"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "2.5"))  # per slice
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", str(2 * (os.cpu_count() or 1))))
-DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/portal_bench_public")
+DB_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/portal_bench_public"
+)
 HARD_LIMIT = 170  # seconds: the whole bench stays under 3 minutes
 
 
 def _env() -> dict:
     env = dict(os.environ)
-    env.update({
-        "DATABASE_URL": DB_URL, "DEBUG": "0", "SECRET_KEY": "bench-only-not-secret-" + "x" * 40,
-        "ALLOWED_HOSTS": HOST, "SECURE_COOKIES": "0", "SECURE_SSL_REDIRECT": "0", "BENCH": "1",
-        "THROTTLE_VERIFY": "100000000/min", "LOG_LEVEL": "ERROR", "PORTAL_TESTING": "0",
-        "SITE_URL": f"http://{HOST}", "DJANGO_SETTINGS_MODULE": "bench.settings_bench",
-    })
+    env.update(
+        {
+            "DATABASE_URL": DB_URL,
+            "DEBUG": "0",
+            "SECRET_KEY": "bench-only-not-secret-" + "x" * 40,
+            "ALLOWED_HOSTS": HOST,
+            "SECURE_COOKIES": "0",
+            "SECURE_SSL_REDIRECT": "0",
+            "BENCH": "1",
+            "THROTTLE_VERIFY": "100000000/min",
+            "LOG_LEVEL": "ERROR",
+            "PORTAL_TESTING": "0",
+            "SITE_URL": f"http://{HOST}",
+            "DJANGO_SETTINGS_MODULE": "bench.settings_bench",
+        }
+    )
     redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
-    if redis_url and urlparse(redis_url).hostname == HOST and _port_open(6379 if not urlparse(redis_url).port
-                                                                         else urlparse(redis_url).port):
+    if (
+        redis_url
+        and urlparse(redis_url).hostname == HOST
+        and _port_open(6379 if not urlparse(redis_url).port else urlparse(redis_url).port)
+    ):
         env["REDIS_URL"] = redis_url  # the cache shared by the workers, as in production
     else:
         env.pop("REDIS_URL", None)
@@ -69,8 +84,13 @@ def _recreate_database() -> None:
     if url.hostname not in ("127.0.0.1", "localhost"):
         raise SystemExit("bench: only a local PostgreSQL is allowed")
     name = url.path.lstrip("/")
-    conn = psycopg2.connect(host=url.hostname, port=url.port or 5432, user=url.username or "postgres",
-                            password=url.password or None, dbname="postgres")
+    conn = psycopg2.connect(
+        host=url.hostname,
+        port=url.port or 5432,
+        user=url.username or "postgres",
+        password=url.password or None,
+        dbname="postgres",
+    )
     conn.autocommit = True
     with conn.cursor() as cur:
         cur.execute(f'DROP DATABASE IF EXISTS "{name}"')
@@ -121,8 +141,13 @@ print(f"{Authorization.objects.count()} outorgas em vigor")
 
 
 def _manage(*args: str, env: dict) -> None:
-    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def _free_port() -> int:
@@ -181,42 +206,73 @@ def _load(port: int, paths: list[str], seconds: float) -> dict:
     elapsed = asyncio.run(run())
     latencies.sort()
     p95 = latencies[max(int(len(latencies) * 0.95) - 1, 0)] if latencies else float("nan")
-    return {"rps": len(latencies) / elapsed, "p95_ms": p95 * 1000, "n": len(latencies), "errors": errors[0],
-            "median_ms": statistics.median(latencies) * 1000 if latencies else float("nan")}
+    return {
+        "rps": len(latencies) / elapsed,
+        "p95_ms": p95 * 1000,
+        "n": len(latencies),
+        "errors": errors[0],
+        "median_ms": statistics.median(latencies) * 1000 if latencies else float("nan"),
+    }
 
 
 def main() -> int:
     began = time.monotonic()
-    signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(SystemExit("bench: tempo esgotado")))
+    signal.signal(
+        signal.SIGALRM, lambda *_: (_ for _ in ()).throw(SystemExit("bench: tempo esgotado"))
+    )
     signal.alarm(HARD_LIMIT)
     env = _env()
     _recreate_database()
     _manage("migrate", "--noinput", env=env)
-    pack = os.environ.get("BENCH_PACK") or sorted(p.stem for p in (ROOT / "portal" / "packs").glob("*.toml"))[0]
+    pack = (
+        os.environ.get("BENCH_PACK")
+        or sorted(p.stem for p in (ROOT / "portal" / "packs").glob("*.toml"))[0]
+    )
     _manage("load_regulation", pack, env=env)
     codes_file = ROOT / "var" / "bench_public_codes.txt"
     codes_file.parent.mkdir(exist_ok=True)
     seed = f"N = {GRANTS}\nOUT = {str(codes_file)!r}\n" + SEED
-    subprocess.run([sys.executable, "manage.py", "shell", "-c", seed], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", seed], cwd=ROOT, env=env, check=True
+    )
     codes = codes_file.read_text().split()
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "portal.wsgi:application", "-b", f"{HOST}:{port}", "-w", str(WORKERS),
-         "--backlog", "2048", "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "portal.wsgi:application",
+            "-b",
+            f"{HOST}:{port}",
+            "-w",
+            str(WORKERS),
+            "--backlog",
+            "2048",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
     )
     try:
         _wait_up(port)
         scenarios = {
             "bare": ["/bench/bare/"],
-            "calculator": [f"/tarifas/?modality=taxi&km={km}&date=2026-11-29&time={h:02d}:30"
-                           for km in (1, 2.5, 7, 10, 18.3) for h in (8, 14, 22)],
+            "calculator": [
+                f"/tarifas/?modality=taxi&km={km}&date=2026-11-29&time={h:02d}:30"
+                for km in (1, 2.5, 7, 10, 18.3)
+                for h in (8, 14, 22)
+            ],
             # a vehicle checked again and again (QR at the rank): 50 documents
             "verification": [f"/verificar/{c}/" for c in codes[:50]],
             # 5.000 different documents: nearly every request renders the page
             "verification_cold": [f"/verificar/{c}/" for c in codes],
             "transparency": [f"/transparencia/?page={p}" for p in range(1, 6)],  # the first pages
-            "transparency_deep": [f"/transparencia/?page={p}" for p in range(1, 201)],  # all 200 pages
+            "transparency_deep": [
+                f"/transparencia/?page={p}" for p in range(1, 201)
+            ],  # all 200 pages
         }
         for paths in scenarios.values():  # warm up every worker (pack cache, templates)
             _load(port, paths, 1.0)
@@ -235,17 +291,24 @@ def main() -> int:
         results[name] = {
             "rps": sum(r["rps"] for r in runs) / len(runs),
             "p95_ms": statistics.median(r["p95_ms"] for r in runs),
-            "errors": sum(r["errors"] for r in runs), "n": n,
+            "errors": sum(r["errors"] for r in runs),
+            "n": n,
         }
     bare = results["bare"]
     cache_kind = "Redis" if env.get("REDIS_URL") else "memória local"
-    print(f"gunicorn {WORKERS} workers em {HOST}, PostgreSQL, cache {cache_kind}, {GRANTS} outorgas, "
-          f"{CLIENTS} clientes, {ROUNDS} rodadas de {SECONDS:g} s por página")
-    print(f"{'página':<14}{'req/s':>9}{'p95 ms':>9}{'erros':>7}{'req/s ÷ base':>14}{'p95 ÷ base':>12}")
+    print(
+        f"gunicorn {WORKERS} workers em {HOST}, PostgreSQL, cache {cache_kind}, {GRANTS} outorgas, "
+        f"{CLIENTS} clientes, {ROUNDS} rodadas de {SECONDS:g} s por página"
+    )
+    print(
+        f"{'página':<14}{'req/s':>9}{'p95 ms':>9}{'erros':>7}{'req/s ÷ base':>14}{'p95 ÷ base':>12}"
+    )
     ok = True
     for name, r in results.items():
-        print(f"{name:<14}{r['rps']:>9.0f}{r['p95_ms']:>9.1f}{r['errors']:>7}{r['rps'] / bare['rps']:>14.2f}"
-              f"{r['p95_ms'] / bare['p95_ms']:>12.2f}")
+        print(
+            f"{name:<14}{r['rps']:>9.0f}{r['p95_ms']:>9.1f}{r['errors']:>7}{r['rps'] / bare['rps']:>14.2f}"
+            f"{r['p95_ms'] / bare['p95_ms']:>12.2f}"
+        )
         ok &= r["errors"] == 0
     print("meta: cada página pública com pelo menos 0,5 × a vazão da view vazia")
     print(f"tempo total {time.monotonic() - began:.0f} s")

@@ -6,4 +6,7 @@ bootstrap.bundle.min.js (its source map is not shipped); the bench needs no stat
 
 from portal.settings import *  # noqa: F403
 
-STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -53,11 +53,19 @@ class TariffsView(APIView):
                     out.append(selectors.tariff_api(pack, table))
             return api_cache(Response(out), 300)
         if modality not in TariffModality.values:
-            return Response({"errors": {"modality": ["Serviço inválido: use taxi, mototaxi ou bus."]}}, status=400)
+            return Response(
+                {"errors": {"modality": ["Serviço inválido: use taxi, mototaxi ou bus."]}},
+                status=400,
+            )
         table = selectors.table_at(tables, modality, moment.date())
         if table is None:
             return Response(
-                {"errors": {"modality": ["Não há tabela de tarifas deste serviço em vigor nesta data."]}}, status=404
+                {
+                    "errors": {
+                        "modality": ["Não há tabela de tarifas deste serviço em vigor nesta data."]
+                    }
+                },
+                status=404,
             )
         return api_cache(Response(selectors.tariff_api(pack, table)), 300)
 
@@ -86,9 +94,15 @@ class QuoteView(APIView):
         params = request.query_params.copy()
         modality = params.get("modality") or (modalities[0] if modalities else "taxi")
         if modality not in TariffModality.values:
-            return Response({"errors": {"modality": ["Serviço inválido: use taxi, mototaxi ou bus."]}}, status=400)
+            return Response(
+                {"errors": {"modality": ["Serviço inválido: use taxi, mototaxi ou bus."]}},
+                status=400,
+            )
         if modality not in modalities:
-            return Response({"errors": {"modality": ["Não há tabela de tarifas para este serviço."]}}, status=400)
+            return Response(
+                {"errors": {"modality": ["Não há tabela de tarifas para este serviço."]}},
+                status=400,
+            )
         params["modality"] = modality
         student = str(params.get("student", "")).lower()
         params["student"] = "on" if student in ("true", "1", "on", "yes", "sim") else ""

@@ -28,4 +28,6 @@ class TariffsConfig(AppConfig):
         from portal.public.http import forget_grants_fingerprint
 
         for model in ("portal.AuditEntry", "licensing.Authorization", "licensing.Alvara"):
-            post_save.connect(forget_grants_fingerprint, sender=model, dispatch_uid=f"public-pages-{model}")
+            post_save.connect(
+                forget_grants_fingerprint, sender=model, dispatch_uid=f"public-pages-{model}"
+            )

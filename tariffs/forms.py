@@ -19,20 +19,30 @@ class QuoteForm(forms.Form):
 
     modality = forms.ChoiceField(label="Serviço", choices=TariffModality.choices, required=False)
     km = forms.CharField(
-        label="Distância (km)", max_length=20, required=False,
+        label="Distância (km)",
+        max_length=20,
+        required=False,
         help_text="Quilômetros da corrida, por exemplo 10 ou 7,5.",
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
     )
     date = forms.DateField(
-        label="Data da corrida", required=False, input_formats=["%Y-%m-%d", "%d/%m/%Y"],
-        help_text="Deixe em branco para hoje.", widget=forms.DateInput(attrs={"type": "date"}),
+        label="Data da corrida",
+        required=False,
+        input_formats=["%Y-%m-%d", "%d/%m/%Y"],
+        help_text="Deixe em branco para hoje.",
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     time = forms.TimeField(
-        label="Horário de início", required=False, input_formats=["%H:%M", "%H:%M:%S"],
-        help_text="Deixe em branco para agora.", widget=forms.TimeInput(attrs={"type": "time"}),
+        label="Horário de início",
+        required=False,
+        input_formats=["%H:%M", "%H:%M:%S"],
+        help_text="Deixe em branco para agora.",
+        widget=forms.TimeInput(attrs={"type": "time"}),
     )
     waiting_minutes = forms.CharField(
-        label="Tempo de espera (minutos)", max_length=6, required=False,
+        label="Tempo de espera (minutos)",
+        max_length=6,
+        required=False,
         help_text="Minutos parados a pedido do passageiro.",
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
@@ -40,10 +50,18 @@ class QuoteForm(forms.Form):
     student = forms.BooleanField(label="Estudante (ônibus: paga meia passagem)", required=False)
     at = forms.CharField(required=False, widget=forms.HiddenInput, max_length=40)
 
-    def __init__(self, *args, modalities: list[str] | None = None, km_optional_for: tuple[str, ...] = (), **kwargs):
+    def __init__(
+        self,
+        *args,
+        modalities: list[str] | None = None,
+        km_optional_for: tuple[str, ...] = (),
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         if modalities:
-            self.fields["modality"].choices = [(m, dict(TariffModality.choices)[m]) for m in modalities]
+            self.fields["modality"].choices = [
+                (m, dict(TariffModality.choices)[m]) for m in modalities
+            ]
         self.km_optional_for = km_optional_for
 
     def clean_km(self) -> Decimal | None:
@@ -55,9 +73,13 @@ class QuoteForm(forms.Form):
         try:
             km = Decimal(raw)
         except InvalidOperation:
-            raise forms.ValidationError("Informe a distância em quilômetros, só com números (ex.: 7,5).") from None
+            raise forms.ValidationError(
+                "Informe a distância em quilômetros, só com números (ex.: 7,5)."
+            ) from None
         if not km.is_finite():
-            raise forms.ValidationError("Informe a distância em quilômetros, só com números (ex.: 7,5).")
+            raise forms.ValidationError(
+                "Informe a distância em quilômetros, só com números (ex.: 7,5)."
+            )
         if km < 0:
             raise forms.ValidationError("A distância não pode ser negativa.")
         if km > rules.MAX_KM:
@@ -72,7 +94,9 @@ class QuoteForm(forms.Form):
             raise forms.ValidationError("Informe o tempo de espera em minutos inteiros (ex.: 15).")
         minutes = int(raw)
         if minutes > rules.MAX_WAITING_MINUTES:
-            raise forms.ValidationError("Tempo de espera acima de 24 horas: confira o valor informado.")
+            raise forms.ValidationError(
+                "Tempo de espera acima de 24 horas: confira o valor informado."
+            )
         return minutes
 
     def clean_at(self) -> datetime | None:
@@ -80,7 +104,9 @@ class QuoteForm(forms.Form):
         if not raw:
             return None
         try:
-            return datetime.fromisoformat(raw.replace(" ", "+") if raw.count(" ") == 1 and "T" in raw else raw)
+            return datetime.fromisoformat(
+                raw.replace(" ", "+") if raw.count(" ") == 1 and "T" in raw else raw
+            )
         except ValueError:
             raise forms.ValidationError(
                 "Data e hora inválidas: use o formato AAAA-MM-DDTHH:MM:SS-03:00."
@@ -88,7 +114,9 @@ class QuoteForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        modality = data.get("modality") or (self.fields["modality"].choices[0][0] if self.fields["modality"].choices else "")
+        modality = data.get("modality") or (
+            self.fields["modality"].choices[0][0] if self.fields["modality"].choices else ""
+        )
         data["modality"] = modality
         if "km" in data and data.get("km") is None and modality not in self.km_optional_for:
             self.add_error("km", "Informe a distância da corrida em quilômetros.")
@@ -101,12 +129,19 @@ class QuoteForm(forms.Form):
 
 class TariffPublishForm(forms.Form):
     modality = forms.ChoiceField(label="Serviço", choices=TariffModality.choices)
-    decree = forms.CharField(label="Decreto", max_length=200, help_text="Número e ano, por exemplo: Decreto nº 1.234/2026.")
+    decree = forms.CharField(
+        label="Decreto",
+        max_length=200,
+        help_text="Número e ano, por exemplo: Decreto nº 1.234/2026.",
+    )
     published_on = forms.DateField(
-        label="Data de publicação", input_formats=["%Y-%m-%d", "%d/%m/%Y"], widget=forms.DateInput(attrs={"type": "date"})
+        label="Data de publicação",
+        input_formats=["%Y-%m-%d", "%d/%m/%Y"],
+        widget=forms.DateInput(attrs={"type": "date"}),
     )
     effective_from = forms.DateField(
-        label="Em vigor a partir de", input_formats=["%Y-%m-%d", "%d/%m/%Y"],
+        label="Em vigor a partir de",
+        input_formats=["%Y-%m-%d", "%d/%m/%Y"],
         help_text="Não pode ser anterior à publicação; ônibus: ao menos o prazo de antecedência da lei.",
         widget=forms.DateInput(attrs={"type": "date"}),
     )
@@ -116,22 +151,32 @@ class TariffPublishForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text='Valores em reais entre aspas, com ponto decimal. Ex.: {"base": "14.99", "per_km": "1.60"}.',
     )
-    legal_basis = forms.CharField(label="Base legal", max_length=300, help_text="Artigo da lei que autoriza a tarifa.")
-    is_example = forms.BooleanField(label="Valores de exemplo (ainda não confirmados)", required=False)
+    legal_basis = forms.CharField(
+        label="Base legal", max_length=300, help_text="Artigo da lei que autoriza a tarifa."
+    )
+    is_example = forms.BooleanField(
+        label="Valores de exemplo (ainda não confirmados)", required=False
+    )
 
     def __init__(self, *args, modalities: list[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         if modalities:
-            self.fields["modality"].choices = [(m, dict(TariffModality.choices)[m]) for m in modalities]
+            self.fields["modality"].choices = [
+                (m, dict(TariffModality.choices)[m]) for m in modalities
+            ]
 
     def clean_components(self) -> dict:
         raw = self.cleaned_data.get("components") or ""
         try:
             value = json.loads(raw)
         except ValueError:
-            raise forms.ValidationError("Os valores não estão em JSON válido: confira aspas, vírgulas e chaves.") from None
+            raise forms.ValidationError(
+                "Os valores não estão em JSON válido: confira aspas, vírgulas e chaves."
+            ) from None
         if not isinstance(value, dict):
-            raise forms.ValidationError('Informe um objeto JSON, por exemplo {"base": "14.99", "per_km": "1.60"}.')
+            raise forms.ValidationError(
+                'Informe um objeto JSON, por exemplo {"base": "14.99", "per_km": "1.60"}.'
+            )
         return value
 
     def clean(self):

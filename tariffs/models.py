@@ -30,17 +30,24 @@ class TariffSource(models.TextChoices):
 
 class TariffTableQuerySet(models.QuerySet):
     def update(self, **kwargs):
-        raise ValidationError("Uma tabela de tarifas publicada não pode ser alterada: publique uma nova.")
+        raise ValidationError(
+            "Uma tabela de tarifas publicada não pode ser alterada: publique uma nova."
+        )
 
     def delete(self):
-        raise ValidationError("Uma tabela de tarifas publicada não pode ser apagada: publique uma nova.")
+        raise ValidationError(
+            "Uma tabela de tarifas publicada não pode ser apagada: publique uma nova."
+        )
 
 
 class TariffTable(models.Model):
     """One tariff table of one modality, as set by a decree (never edited in place)."""
 
     municipality = models.ForeignKey(
-        "portal.Municipality", on_delete=models.PROTECT, related_name="tariff_tables", verbose_name="município"
+        "portal.Municipality",
+        on_delete=models.PROTECT,
+        related_name="tariff_tables",
+        verbose_name="município",
     )
     modality = models.CharField("modalidade", max_length=10, choices=TariffModality.choices)
     decree = models.CharField("decreto", max_length=200)
@@ -50,9 +57,15 @@ class TariffTable(models.Model):
     components = models.JSONField("componentes", default=dict)
     legal_basis = models.CharField("base legal", max_length=300)
     is_example = models.BooleanField("valor de exemplo", default=False)
-    source = models.CharField("origem", max_length=10, choices=TariffSource.choices, default=TariffSource.PUBLISHED)
+    source = models.CharField(
+        "origem", max_length=10, choices=TariffSource.choices, default=TariffSource.PUBLISHED
+    )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
         verbose_name="publicada por",
     )
     created_at = models.DateTimeField("registrada em", default=timezone.now)
@@ -65,23 +78,33 @@ class TariffTable(models.Model):
         ordering = ["modality", "-effective_from", "-id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["municipality", "modality", "effective_from"], name="one_tariff_per_modality_and_date"
+                fields=["municipality", "modality", "effective_from"],
+                name="one_tariff_per_modality_and_date",
             ),
             models.CheckConstraint(
-                condition=models.Q(effective_from__gte=models.F("published_on")), name="tariff_effective_after_publication"
+                condition=models.Q(effective_from__gte=models.F("published_on")),
+                name="tariff_effective_after_publication",
             ),
         ]
         triggers = [
-            pgtrigger.Protect(name="tariff_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+            pgtrigger.Protect(
+                name="tariff_append_only", operation=pgtrigger.Update | pgtrigger.Delete
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_modality_display()} — {self.decree} (desde {self.effective_from:%d/%m/%Y})"
+        return (
+            f"{self.get_modality_display()} — {self.decree} (desde {self.effective_from:%d/%m/%Y})"
+        )
 
     def save(self, *args, **kwargs):
         if self.pk is not None and not kwargs.get("force_insert"):
-            raise ValidationError("Uma tabela de tarifas publicada não pode ser alterada: publique uma nova.")
+            raise ValidationError(
+                "Uma tabela de tarifas publicada não pode ser alterada: publique uma nova."
+            )
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
-        raise ValidationError("Uma tabela de tarifas publicada não pode ser apagada: publique uma nova.")
+        raise ValidationError(
+            "Uma tabela de tarifas publicada não pode ser apagada: publique uma nova."
+        )

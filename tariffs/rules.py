@@ -84,7 +84,9 @@ def table_in_force(tables: Iterable[T], on: date) -> T | None:
     """The table with the latest effective date not after ``on`` (a future table is not used)."""
     best: T | None = None
     for table in tables:
-        if table.effective_from <= on and (best is None or table.effective_from > best.effective_from):
+        if table.effective_from <= on and (
+            best is None or table.effective_from > best.effective_from
+        ):
             best = table
     return best
 
@@ -139,14 +141,18 @@ def component_errors(structure: str, components: dict) -> list[str]:
         return [f"Estrutura desconhecida: {structure!r}."]
     if not isinstance(components, dict):
         return ["Os componentes devem ser um objeto (chave: valor)."]
-    errors = [f"Falta o componente {key!r}." for key in REQUIRED_COMPONENTS[structure] if key not in components]
+    errors = [
+        f"Falta o componente {key!r}."
+        for key in REQUIRED_COMPONENTS[structure]
+        if key not in components
+    ]
     for key in MONEY_COMPONENTS[structure]:
         if key in components:
             try:
                 if dec(components[key]) < 0:
                     errors.append(f"O componente {key!r} não pode ser negativo.")
             except ValueError:
-                errors.append(f"O componente {key!r} deve ser um número (ex.: \"4.50\").")
+                errors.append(f'O componente {key!r} deve ser um número (ex.: "4.50").')
     if structure == "flags":
         for key in ("flag2_from", "flag2_until"):
             if key in components:
@@ -176,14 +182,16 @@ def component_errors(structure: str, components: dict) -> list[str]:
                     errors.append("Cada faixa precisa de up_to_km e max_fare numéricos.")
                     break
                 if up_to <= last or fare < 0:
-                    errors.append("As faixas devem estar em ordem crescente de distância, com tarifas não negativas.")
+                    errors.append(
+                        "As faixas devem estar em ordem crescente de distância, com tarifas não negativas."
+                    )
                     break
                 last = up_to
     if structure == "zones" and "student_discount" in components:
         try:
             discount = dec(components["student_discount"])
             if not Decimal(0) <= discount <= Decimal(1):
-                errors.append("student_discount deve estar entre 0 e 1 (ex.: \"0.50\").")
+                errors.append('student_discount deve estar entre 0 e 1 (ex.: "0.50").')
         except ValueError:
             errors.append("student_discount deve ser um número entre 0 e 1.")
     return errors
@@ -261,7 +269,10 @@ def quote_fare(
         if components.get("per_hour_waiting") not in (None, ""):
             per_hour = dec(components["per_hour_waiting"])
             if waiting_minutes:
-                add(f"Tempo de espera: {waiting_minutes} min ({brl(per_hour)} por hora)", _waiting(per_hour, waiting_minutes))
+                add(
+                    f"Tempo de espera: {waiting_minutes} min ({brl(per_hour)} por hora)",
+                    _waiting(per_hour, waiting_minutes),
+                )
         else:
             no_waiting()
     elif structure == "flags":
@@ -272,7 +283,10 @@ def quote_fare(
         if components.get("per_hour_waiting") not in (None, ""):
             per_hour = dec(components["per_hour_waiting"])
             if waiting_minutes:
-                add(f"Tempo de espera: {waiting_minutes} min ({brl(per_hour)} por hora)", _waiting(per_hour, waiting_minutes))
+                add(
+                    f"Tempo de espera: {waiting_minutes} min ({brl(per_hour)} por hora)",
+                    _waiting(per_hour, waiting_minutes),
+                )
         else:
             no_waiting()
     elif structure == "max_fare_bands":
@@ -286,7 +300,10 @@ def quote_fare(
                 legal_basis,
                 field="km",
             )
-        add(f"Tarifa máxima para corridas de até {br_km(dec(band['up_to_km']))} km", dec(band["max_fare"]))
+        add(
+            f"Tarifa máxima para corridas de até {br_km(dec(band['up_to_km']))} km",
+            dec(band["max_fare"]),
+        )
         is_maximum = True
         notes.append("Este é o valor máximo que pode ser cobrado; o mototaxista pode cobrar menos.")
         no_waiting()
@@ -319,7 +336,11 @@ def quote_fare(
         fare = dec(components[zone])
         add("Passagem — linha urbana" if zone == "urban" else "Passagem — linha rural", fare)
         if student:
-            discount = student_discount if student_discount is not None else dec(components.get("student_discount", "0"))
+            discount = (
+                student_discount
+                if student_discount is not None
+                else dec(components.get("student_discount", "0"))
+            )
             if discount:
                 share = int((discount * 100).to_integral_value())
                 add(f"Desconto de estudante ({share} %)", -money(fare * discount))
@@ -334,15 +355,24 @@ def table_rows(structure: str, components: dict) -> list[tuple[str, str]]:
     """(item, value) rows of a table for display and the printed table inside the vehicle."""
     c = components
     if structure == "base_plus_km":
-        rows = [("Tarifa básica (TB)", brl(dec(c["base"]))), ("Valor do quilômetro rodado (VKM)", brl(dec(c["per_km"])))]
+        rows = [
+            ("Tarifa básica (TB)", brl(dec(c["base"]))),
+            ("Valor do quilômetro rodado (VKM)", brl(dec(c["per_km"]))),
+        ]
         if c.get("per_hour_waiting"):
             rows.append(("Hora de espera", brl(dec(c["per_hour_waiting"]))))
         return rows
     if structure == "flags":
         rows = [
             ("Bandeirada", brl(dec(c["base"]))),
-            (f"Bandeira 1 — quilômetro ({c['flag2_until']} às {c['flag2_from']})", brl(dec(c["flag1_per_km"]))),
-            (f"Bandeira 2 — quilômetro ({c['flag2_from']} às {c['flag2_until']}{_flag2_extra(c)})", brl(dec(c["flag2_per_km"]))),
+            (
+                f"Bandeira 1 — quilômetro ({c['flag2_until']} às {c['flag2_from']})",
+                brl(dec(c["flag1_per_km"])),
+            ),
+            (
+                f"Bandeira 2 — quilômetro ({c['flag2_from']} às {c['flag2_until']}{_flag2_extra(c)})",
+                brl(dec(c["flag2_per_km"])),
+            ),
         ]
         if c.get("per_hour_waiting"):
             rows.append(("Hora de espera", brl(dec(c["per_hour_waiting"]))))
@@ -351,7 +381,11 @@ def table_rows(structure: str, components: dict) -> list[tuple[str, str]]:
         rows, previous = [], Decimal(0)
         for band in sorted(c["bands"], key=lambda b: dec(b["up_to_km"])):
             up_to = dec(band["up_to_km"])
-            label = f"Até {br_km(up_to)} km" if previous == 0 else f"Mais de {br_km(previous)} até {br_km(up_to)} km"
+            label = (
+                f"Até {br_km(up_to)} km"
+                if previous == 0
+                else f"Mais de {br_km(previous)} até {br_km(up_to)} km"
+            )
             rows.append((f"{label} (tarifa máxima)", brl(dec(band["max_fare"]))))
             previous = up_to
         return rows
@@ -359,8 +393,14 @@ def table_rows(structure: str, components: dict) -> list[tuple[str, str]]:
         unit, value = c.get("unit_name", "UT"), dec(c["unit_value"])
         rows = [
             (f"Valor da unidade ({unit})", brl(value)),
-            (f"Bandeirada ({br_km(dec(c['base_units']))} {unit})", brl(dec(c["base_units"]) * value)),
-            (f"Quilômetro rodado ({br_km(dec(c['per_km_units']))} {unit})", brl(dec(c["per_km_units"]) * value)),
+            (
+                f"Bandeirada ({br_km(dec(c['base_units']))} {unit})",
+                brl(dec(c["base_units"]) * value),
+            ),
+            (
+                f"Quilômetro rodado ({br_km(dec(c['per_km_units']))} {unit})",
+                brl(dec(c["per_km_units"]) * value),
+            ),
         ]
         if c.get("per_hour_waiting_units"):
             units = dec(c["per_hour_waiting_units"])
@@ -377,7 +417,15 @@ def table_rows(structure: str, components: dict) -> list[tuple[str, str]]:
     return []
 
 
-_WEEKDAYS_PLURAL = ("segundas-feiras", "terças-feiras", "quartas-feiras", "quintas-feiras", "sextas-feiras", "sábados", "domingos")
+_WEEKDAYS_PLURAL = (
+    "segundas-feiras",
+    "terças-feiras",
+    "quartas-feiras",
+    "quintas-feiras",
+    "sextas-feiras",
+    "sábados",
+    "domingos",
+)
 
 
 def _flag2_extra(c: dict) -> str:

@@ -12,8 +12,20 @@ from portal.regulation import Pack
 from tariffs import rules
 from tariffs.models import TariffModality, TariffSource, TariffTable
 
-MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
-          "outubro", "novembro", "dezembro")
+MONTHS = (
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)
 
 
 def pack_tables(pack: Pack) -> list[TariffTable]:
@@ -25,7 +37,9 @@ def pack_tables(pack: Pack) -> list[TariffTable]:
                 municipality_id=pack.municipality_id,
                 modality=raw["modality"],
                 decree=raw.get("decree", ""),
-                published_on=date.fromisoformat(str(raw.get("published_on") or raw["effective_from"])),
+                published_on=date.fromisoformat(
+                    str(raw.get("published_on") or raw["effective_from"])
+                ),
                 effective_from=date.fromisoformat(str(raw["effective_from"])),
                 structure=raw["structure"],
                 components=raw.get("components", {}),
@@ -55,7 +69,9 @@ def tables_fingerprint(pack: Pack) -> str:
     memo = _FINGERPRINTS.get(pack.municipality_id)
     if memo is not None and now - memo[0] < _FINGERPRINT_SECONDS:
         return memo[1]
-    agg = TariffTable.objects.filter(municipality_id=pack.municipality_id).aggregate(n=Count("id"), last=Max("id"))
+    agg = TariffTable.objects.filter(municipality_id=pack.municipality_id).aggregate(
+        n=Count("id"), last=Max("id")
+    )
     found = f"{agg['n']}:{agg['last']}"
     _FINGERPRINTS[pack.municipality_id] = (now, found)
     return found
@@ -130,7 +146,9 @@ class Quote:
         return {
             "total": f"{self.result.total:.2f}",
             "currency": "BRL",
-            "components": [{"label": line.label, "amount": f"{line.amount:.2f}"} for line in self.result.lines],
+            "components": [
+                {"label": line.label, "amount": f"{line.amount:.2f}"} for line in self.result.lines
+            ],
             "tariff": {
                 "decree": self.table.decree,
                 "effective_from": self.table.effective_from.isoformat(),
@@ -178,20 +196,37 @@ def compute_quote(pack: Pack, tables: list[TariffTable], data: dict) -> Quote:
     modality = data["modality"]
     moment = local_moment(pack, data.get("at"))
     if data.get("time_only") is not None:
-        moment = moment.replace(hour=data["time_only"].hour, minute=data["time_only"].minute, second=0, microsecond=0)
+        moment = moment.replace(
+            hour=data["time_only"].hour, minute=data["time_only"].minute, second=0, microsecond=0
+        )
     if not any(t.modality == modality for t in tables):
-        raise RuleViolation("fare.no_table", "Não há tabela de tarifas para este serviço.", "", field="modality")
+        raise RuleViolation(
+            "fare.no_table", "Não há tabela de tarifas para este serviço.", "", field="modality"
+        )
     table = table_at(tables, modality, moment.date())
     if table is None:
         raise RuleViolation(
-            "fare.no_table_at", f"Não havia tabela de tarifas deste serviço em vigor em {moment:%d/%m/%Y}.", "",
+            "fare.no_table_at",
+            f"Não havia tabela de tarifas deste serviço em vigor em {moment:%d/%m/%Y}.",
+            "",
             field="at",
         )
     discount, basis = student_discount(pack, table)
     result = rules.quote_fare(
-        table.structure, table.components, km=data.get("km") or Decimal(0), local_dt=moment,
-        legal_basis=table.legal_basis, waiting_minutes=data.get("waiting_minutes") or 0,
-        student=bool(data.get("student")), zone=data.get("zone") or "urban", student_discount=discount,
+        table.structure,
+        table.components,
+        km=data.get("km") or Decimal(0),
+        local_dt=moment,
+        legal_basis=table.legal_basis,
+        waiting_minutes=data.get("waiting_minutes") or 0,
+        student=bool(data.get("student")),
+        zone=data.get("zone") or "urban",
+        student_discount=discount,
     )
-    return Quote(table=table, result=result, at=moment, km=data.get("km") or Decimal(0),
-                 student_basis=basis if data.get("student") and table.modality == "bus" else "")
+    return Quote(
+        table=table,
+        result=result,
+        at=moment,
+        km=data.get("km") or Decimal(0),
+        student_basis=basis if data.get("student") and table.modality == "bus" else "",
+    )

@@ -24,7 +24,9 @@ def tariff_seed_from_pack(*, pack: regulation.Pack, actor=None) -> int:
     created = 0
     for table in pack_tables(pack):
         exists = TariffTable.objects.filter(
-            municipality_id=pack.municipality_id, modality=table.modality, effective_from=table.effective_from
+            municipality_id=pack.municipality_id,
+            modality=table.modality,
+            effective_from=table.effective_from,
         ).exists()
         if exists:
             continue
@@ -33,9 +35,14 @@ def tariff_seed_from_pack(*, pack: regulation.Pack, actor=None) -> int:
                 table.save(force_insert=True)
         except IntegrityError:  # stored at the same moment by another process
             continue
-        audit_log(actor=actor, obj=table, action="tariff_seeded", to_state="stored",
-                  reason=f"Tabela inicial do pacote: {table.decree}",
-                  data={"modality": table.modality, "effective_from": table.effective_from.isoformat()})
+        audit_log(
+            actor=actor,
+            obj=table,
+            action="tariff_seeded",
+            to_state="stored",
+            reason=f"Tabela inicial do pacote: {table.decree}",
+            data={"modality": table.modality, "effective_from": table.effective_from.isoformat()},
+        )
         created += 1
     if created:
         _forget(pack.municipality_id)
@@ -87,27 +94,49 @@ def tariff_publish(
     pack = regulation.current()
     violations: list[RuleViolation] = []
     if modality not in _allowed_modalities(pack):
-        violations.append(RuleViolation("tariff.modality", "Este serviço não existe na lei do município.", "",
-                                        field="modality"))
+        violations.append(
+            RuleViolation(
+                "tariff.modality",
+                "Este serviço não existe na lei do município.",
+                "",
+                field="modality",
+            )
+        )
     if not decree.strip():
-        violations.append(RuleViolation("tariff.decree", "Informe o número do decreto.", "", field="decree"))
+        violations.append(
+            RuleViolation("tariff.decree", "Informe o número do decreto.", "", field="decree")
+        )
     if not legal_basis.strip():
-        violations.append(RuleViolation("tariff.legal_basis", "Informe a base legal (artigo da lei).", "",
-                                        field="legal_basis"))
+        violations.append(
+            RuleViolation(
+                "tariff.legal_basis",
+                "Informe a base legal (artigo da lei).",
+                "",
+                field="legal_basis",
+            )
+        )
     for message in rules.component_errors(structure, components):
         violations.append(RuleViolation("tariff.components", message, "", field="components"))
     notice = pack.collective_param("fare.min_notice_days") if modality == "bus" else None
     violation = rules.effective_date_violation(
-        modality=modality, published_on=published_on, effective_from=effective_from, legal_basis=legal_basis,
-        min_notice_days=int(notice.value) if notice else None, notice_basis=notice.legal_basis if notice else "",
+        modality=modality,
+        published_on=published_on,
+        effective_from=effective_from,
+        legal_basis=legal_basis,
+        min_notice_days=int(notice.value) if notice else None,
+        notice_basis=notice.legal_basis if notice else "",
     )
     if violation:
         violations.append(violation)
     if effective_from < pack.today():
-        violations.append(RuleViolation(
-            "tariff.retroactive",
-            "A vigência não pode começar antes de hoje: as corridas já feitas seguem a tabela então em vigor.",
-            "", field="effective_from"))
+        violations.append(
+            RuleViolation(
+                "tariff.retroactive",
+                "A vigência não pode começar antes de hoje: as corridas já feitas seguem a tabela então em vigor.",
+                "",
+                field="effective_from",
+            )
+        )
     if violations:
         raise RuleViolations(violations)
     tariff_seed_from_pack(pack=pack, actor=actor)
@@ -117,12 +146,22 @@ def tariff_publish(
         raise RuleViolation(
             "tariff.duplicate_date",
             f"Já existe uma tabela deste serviço em vigor a partir de {effective_from:%d/%m/%Y}.",
-            "", field="effective_from", conflict=True,
+            "",
+            field="effective_from",
+            conflict=True,
         )
     table = TariffTable(
-        municipality_id=pack.municipality_id, modality=modality, decree=decree.strip(), published_on=published_on,
-        effective_from=effective_from, structure=structure, components=components, legal_basis=legal_basis.strip(),
-        is_example=is_example, source=TariffSource.PUBLISHED, created_by=actor,
+        municipality_id=pack.municipality_id,
+        modality=modality,
+        decree=decree.strip(),
+        published_on=published_on,
+        effective_from=effective_from,
+        structure=structure,
+        components=components,
+        legal_basis=legal_basis.strip(),
+        is_example=is_example,
+        source=TariffSource.PUBLISHED,
+        created_by=actor,
     )
     try:
         with transaction.atomic():
@@ -131,10 +170,23 @@ def tariff_publish(
         raise RuleViolation(
             "tariff.duplicate_date",
             f"Já existe uma tabela deste serviço em vigor a partir de {effective_from:%d/%m/%Y}.",
-            "", field="effective_from", conflict=True,
+            "",
+            field="effective_from",
+            conflict=True,
         ) from None
     _forget(pack.municipality_id)
-    audit_log(actor=actor, obj=table, action="tariff_published", to_state="published", reason=decree,
-              data={"modality": modality, "effective_from": effective_from.isoformat(),
-                    "published_on": published_on.isoformat(), "structure": structure, "components": components})
+    audit_log(
+        actor=actor,
+        obj=table,
+        action="tariff_published",
+        to_state="published",
+        reason=decree,
+        data={
+            "modality": modality,
+            "effective_from": effective_from.isoformat(),
+            "published_on": published_on.isoformat(),
+            "structure": structure,
+            "components": components,
+        },
+    )
     return table

@@ -50,15 +50,21 @@ class CalculatorView(View):
         pack = regulation.current()
         fingerprint = selectors.tables_fingerprint(pack)
         vary = f"{pack.municipality_id}|{pack.version}|{fingerprint}|{pack.today()}"
-        response = cached_page(request, lambda: self.render_page(request, pack, fingerprint), timeout=300, vary=vary)
+        response = cached_page(
+            request, lambda: self.render_page(request, pack, fingerprint), timeout=300, vary=vary
+        )
         return public_cache(request, response, 300)
 
     def render_page(self, request, pack, fingerprint: str):
         tables = selectors.all_tables(pack, fingerprint)
         modalities = selectors.modalities_with_tables(tables)
         bound = any(name in request.GET for name in QUOTE_FIELDS)
-        form = QuoteForm(request.GET if bound else None, modalities=modalities, km_optional_for=("bus",),
-                         initial={"modality": modalities[0] if modalities else ""})
+        form = QuoteForm(
+            request.GET if bound else None,
+            modalities=modalities,
+            km_optional_for=("bus",),
+            initial={"modality": modalities[0] if modalities else ""},
+        )
         quote = None
         status = 200
         if bound and form.is_valid():
@@ -90,7 +96,9 @@ class TariffTablePdfView(View):
         pack = regulation.current()
         fingerprint = selectors.tables_fingerprint(pack)
         vary = f"{pack.municipality_id}|{pack.version}|{fingerprint}|{pack.today()}"
-        response = cached_page(request, lambda: self.render_pdf(request, pack, fingerprint), timeout=3600, vary=vary)
+        response = cached_page(
+            request, lambda: self.render_pdf(request, pack, fingerprint), timeout=3600, vary=vary
+        )
         return public_cache(request, response, 3600)
 
     def render_pdf(self, request, pack, fingerprint: str):
@@ -128,13 +136,21 @@ class TariffAdminView(RoleRequiredMixin, View):
         tables = selectors.all_tables(pack)
         today = pack.today()
         history = [
-            {"table": t, "label": selectors.modality_label(t.modality),
-             "in_force": selectors.table_at(tables, t.modality, today) is t,
-             "future": t.effective_from > today}
+            {
+                "table": t,
+                "label": selectors.modality_label(t.modality),
+                "in_force": selectors.table_at(tables, t.modality, today) is t,
+                "future": t.effective_from > today,
+            }
             for t in tables
         ]
         notice = pack.collective_param("fare.min_notice_days")
-        return {"form": form, "history": history, "notice": notice, "crumbs": [("Tarifas", reverse("tariffs-calculator")), ("Publicar tabela", None)]}
+        return {
+            "form": form,
+            "history": history,
+            "notice": notice,
+            "crumbs": [("Tarifas", reverse("tariffs-calculator")), ("Publicar tabela", None)],
+        }
 
     def get(self, request):
         pack = regulation.current()
@@ -173,5 +189,3 @@ def home_section(request) -> dict | None:
         "template": "tariffs/home_section.html",
         "context": {"pack": pack},
     }
-
-

@@ -17,7 +17,16 @@ from portal import regulation
 from portal.public import selectors
 from portal.public.http import api_cache
 
-OPEN_DATA_FIELDS = ("number", "modality", "holder_name", "plate", "valid_until", "status", "act", "valid_from")
+OPEN_DATA_FIELDS = (
+    "number",
+    "modality",
+    "holder_name",
+    "plate",
+    "valid_until",
+    "status",
+    "act",
+    "valid_from",
+)
 
 
 class CSVRenderer(renderers.BaseRenderer):
@@ -30,7 +39,9 @@ class CSVRenderer(renderers.BaseRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None):
         rows = data if isinstance(data, list) else (data or {}).get("results", [])
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=OPEN_DATA_FIELDS, extrasaction="ignore", lineterminator="\r\n")
+        writer = csv.DictWriter(
+            buf, fieldnames=OPEN_DATA_FIELDS, extrasaction="ignore", lineterminator="\r\n"
+        )
         writer.writeheader()
         for row in rows:
             writer.writerow(row)
@@ -61,7 +72,9 @@ class VerifyView(APIView):
         doc = selectors.document_by_code(code)
         if doc is None:
             return api_cache(Response({"valid": False}, status=404), 60)
-        return api_cache(Response(selectors.verification_of(doc, regulation.current()).as_api()), 60)
+        return api_cache(
+            Response(selectors.verification_of(doc, regulation.current()).as_api()), 60
+        )
 
 
 class OpenDataPagination(PageNumberPagination):
@@ -80,19 +93,25 @@ class OpenAuthorizationsView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"]),
-            OpenApiParameter("q", OpenApiTypes.STR), OpenApiParameter("modality", OpenApiTypes.STR),
+            OpenApiParameter("q", OpenApiTypes.STR),
+            OpenApiParameter("modality", OpenApiTypes.STR),
             OpenApiParameter("page", OpenApiTypes.INT),
         ],
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request):
-        q, modality = request.query_params.get("q", "")[:60], request.query_params.get("modality", "")
+        q, modality = (
+            request.query_params.get("q", "")[:60],
+            request.query_params.get("modality", ""),
+        )
         if getattr(request.accepted_renderer, "format", "") == "csv":
             qs = selectors.current_grants(q, modality)
             response = Response([selectors.open_data_row(a) for a in qs.iterator(chunk_size=2000)])
             response["Content-Disposition"] = 'attachment; filename="outorgas-vigentes.csv"'
             return api_cache(response, 300)
         paginator = OpenDataPagination()
-        ids = paginator.paginate_queryset(selectors.current_grant_ids(q, modality), request, view=self)
+        ids = paginator.paginate_queryset(
+            selectors.current_grant_ids(q, modality), request, view=self
+        )
         rows = [selectors.open_data_row(a) for a in selectors.grants_by_ids(list(ids))]
         return api_cache(paginator.get_paginated_response(rows), 300)

@@ -12,7 +12,12 @@ PALETTE = ("#0c326f", "#a35400", "#0b5a1f", "#6a1b9a")
 
 
 def bar_chart(
-    *, title: str, labels: list[str], series: dict[str, list[int]], width: int = 720, height: int = 260
+    *,
+    title: str,
+    labels: list[str],
+    series: dict[str, list[int]],
+    width: int = 720,
+    height: int = 260,
 ) -> SafeString:
     """Grouped vertical bars: one group per label, one bar per series."""
     left, bottom, top, right = 40, 48, 16, 8
@@ -31,8 +36,12 @@ def bar_chart(
     ]
     for tick in sorted({0, peak // 2, peak}):
         y = top + plot_h - plot_h * tick / peak
-        parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11" fill="#1b1b1b">{tick}</text>')
-        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#d0d0d0"/>')
+        parts.append(
+            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11" fill="#1b1b1b">{tick}</text>'
+        )
+        parts.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#d0d0d0"/>'
+        )
     for gi, label in enumerate(labels):
         x0 = left + gi * group_w + group_w * 0.1
         for si, (name, values) in enumerate(series.items()):
@@ -49,8 +58,12 @@ def bar_chart(
         )
     lx = left
     for si, name in enumerate(series):
-        parts.append(f'<rect x="{lx}" y="{height - 18}" width="12" height="12" fill="{PALETTE[si % len(PALETTE)]}"/>')
-        parts.append(f'<text x="{lx + 16}" y="{height - 8}" font-size="12" fill="#1b1b1b">{escape(name)}</text>')
+        parts.append(
+            f'<rect x="{lx}" y="{height - 18}" width="12" height="12" fill="{PALETTE[si % len(PALETTE)]}"/>'
+        )
+        parts.append(
+            f'<text x="{lx + 16}" y="{height - 8}" font-size="12" fill="#1b1b1b">{escape(name)}</text>'
+        )
         lx += 16 + 9 * len(name) + 24
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - every interpolated text is escaped above

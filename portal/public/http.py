@@ -77,10 +77,17 @@ def cached_page(request, build, *, timeout: int, vary: str = ""):
         return response
     response = build()
     if response.status_code in (200, 404) and not response.streaming:
-        cache.set(key, (response.status_code, response.content, response["Content-Type"],
-                        response.get("Content-Disposition", "")), timeout)
+        cache.set(
+            key,
+            (
+                response.status_code,
+                response.content,
+                response["Content-Type"],
+                response.get("Content-Disposition", ""),
+            ),
+            timeout,
+        )
     return response
-
 
 
 # The grants fingerprint (portal.public.selectors.grants_fingerprint) is remembered briefly per

@@ -16,8 +16,14 @@ from portal.regulation import Pack
 from portal.validators import normalize_plate
 
 STATUS_LABELS = {
-    "active": "ativa", "suspended": "suspensa", "cassada": "cassada", "expired": "expirada",
-    "renounced": "renunciada", "cancelled": "cancelada", "retained": "retida", "superseded": "substituída",
+    "active": "ativa",
+    "suspended": "suspensa",
+    "cassada": "cassada",
+    "expired": "expirada",
+    "renounced": "renunciada",
+    "cancelled": "cancelada",
+    "retained": "retida",
+    "superseded": "substituída",
 }
 
 
@@ -50,8 +56,18 @@ def _current_filter(q: str = "", modality: str = "") -> QuerySet[Authorization]:
 
 def _with_details(qs: QuerySet[Authorization]) -> QuerySet[Authorization]:
     return qs.select_related("holder", "vehicle").only(
-        "id", "number", "act_name", "modality", "status", "valid_from", "valid_until", "issued_at",
-        "holder__name", "holder__first_name", "holder__last_name", "vehicle__plate",
+        "id",
+        "number",
+        "act_name",
+        "modality",
+        "status",
+        "valid_from",
+        "valid_until",
+        "issued_at",
+        "holder__name",
+        "holder__first_name",
+        "holder__last_name",
+        "vehicle__plate",
     )
 
 
@@ -89,7 +105,8 @@ def grants_fingerprint() -> str:
         return _GRANTS_MEMO[1]
     grants, audit = Authorization._meta.db_table, AuditEntry._meta.db_table
     with connection.cursor() as cursor:
-        cursor.execute(f'SELECT (SELECT MAX("id") FROM "{grants}"), (SELECT MAX("id") FROM "{audit}")')  # noqa: S608 - table names from the models
+        sql = f'SELECT (SELECT MAX("id") FROM "{grants}"), (SELECT MAX("id") FROM "{audit}")'  # noqa: S608 - model tables
+        cursor.execute(sql)
         last_grant, last_audit = cursor.fetchone()
     found = f"{last_grant}:{last_audit}"
     _GRANTS_MEMO[0], _GRANTS_MEMO[1] = now, found
@@ -134,9 +151,16 @@ class Verification:
 
     def as_api(self) -> dict:
         out = {
-            "valid": self.valid, "status": self.status, "status_label": self.status_label,
-            "document": self.document, "kind": self.kind, "number": self.number, "plate": self.plate,
-            "modality": self.modality, "valid_until": self.valid_until.isoformat(), "holder": self.holder,
+            "valid": self.valid,
+            "status": self.status,
+            "status_label": self.status_label,
+            "document": self.document,
+            "kind": self.kind,
+            "number": self.number,
+            "plate": self.plate,
+            "modality": self.modality,
+            "valid_until": self.valid_until.isoformat(),
+            "holder": self.holder,
         }
         if self.kind == "alvara":
             out["driver"] = self.driver
@@ -157,11 +181,19 @@ def verification_of(doc, pack: Pack) -> Verification:
     if isinstance(doc, Authorization):
         status = _effective_status(doc.status, doc.valid_until, today)
         return Verification(
-            kind="authorization", document=doc.act_name, number=doc.number, status=status,
-            valid=status == "active", valid_until=doc.valid_until, modality=doc.modality,
+            kind="authorization",
+            document=doc.act_name,
+            number=doc.number,
+            status=status,
+            valid=status == "active",
+            valid_until=doc.valid_until,
+            modality=doc.modality,
             modality_label=pack.modality_label(doc.modality),
-            plate=doc.vehicle.display_plate if doc.vehicle_id else "", holder=public_name(doc.holder), driver="",
-            code=doc.verification_code, suspended_until=doc.suspended_until if status == "suspended" else None,
+            plate=doc.vehicle.display_plate if doc.vehicle_id else "",
+            holder=public_name(doc.holder),
+            driver="",
+            code=doc.verification_code,
+            suspended_until=doc.suspended_until if status == "suspended" else None,
             act_basis=doc.legal_basis,
         )
     auth = doc.authorization
@@ -170,11 +202,19 @@ def verification_of(doc, pack: Pack) -> Verification:
     # An alvará is valid only while it and its grant are in force.
     auth_status = _effective_status(auth.status, auth.valid_until, today)
     return Verification(
-        kind="alvara", document=doc.doc_name, number=doc.number, status=status,
-        valid=status == "active" and auth_status == "active", valid_until=doc.valid_until,
-        modality=auth.modality, modality_label=pack.modality_label(auth.modality),
-        plate=vehicle.display_plate if vehicle else "", holder=public_name(auth.holder),
-        driver=public_name(doc.person), code=doc.verification_code, act_basis=doc.legal_basis,
+        kind="alvara",
+        document=doc.doc_name,
+        number=doc.number,
+        status=status,
+        valid=status == "active" and auth_status == "active",
+        valid_until=doc.valid_until,
+        modality=auth.modality,
+        modality_label=pack.modality_label(auth.modality),
+        plate=vehicle.display_plate if vehicle else "",
+        holder=public_name(auth.holder),
+        driver=public_name(doc.person),
+        code=doc.verification_code,
+        act_basis=doc.legal_basis,
     )
 
 
@@ -183,15 +223,19 @@ def _authorizations():
 
 
 def _alvaras():
-    return Alvara.objects.select_related("authorization", "authorization__holder", "authorization__vehicle",
-                                         "person", "vehicle")
+    return Alvara.objects.select_related(
+        "authorization", "authorization__holder", "authorization__vehicle", "person", "vehicle"
+    )
 
 
 def document_by_code(code: str):
     code = normalize_verification_code(code or "")
     if not code or len(code) > 20:
         return None
-    return _authorizations().filter(verification_code=code).first() or _alvaras().filter(verification_code=code).first()
+    return (
+        _authorizations().filter(verification_code=code).first()
+        or _alvaras().filter(verification_code=code).first()
+    )
 
 
 def search_documents(q: str) -> list:
@@ -208,9 +252,11 @@ def search_documents(q: str) -> list:
     plate = normalize_plate(q)
     if len(plate) == 7:
         auth = (
-            _authorizations().filter(vehicle__plate=plate)
+            _authorizations()
+            .filter(vehicle__plate=plate)
             .order_by(  # current first, then the latest
-                "-issued_at", "-id")
+                "-issued_at", "-id"
+            )
         )
         auths = sorted(auth[:5], key=lambda a: (a.status not in CURRENT_STATUSES,))
         return auths[:1]
@@ -239,29 +285,37 @@ def quotas(pack: Pack) -> list[dict]:
             ips = None
             slots = int(fixed.value)
         active = count_current_grants(modality)
-        out.append({
-            "modality": modality,
-            "modality_label": pack.modality_label(modality),
-            "population": pack.population,
-            "population_source": pack.population_source,
-            "population_year": pack.population_year,
-            "inhabitants_per_slot": ips,
-            "fixed_slots": slots if chosen is fixed and chosen is not None else None,
-            "slots": slots,
-            "active": active,
-            "available": max(slots - active, 0) if slots is not None else None,
-            "legal_basis": chosen.legal_basis if chosen else "",
-            "is_example": bool(chosen.is_example) if chosen else False,
-        })
+        out.append(
+            {
+                "modality": modality,
+                "modality_label": pack.modality_label(modality),
+                "population": pack.population,
+                "population_source": pack.population_source,
+                "population_year": pack.population_year,
+                "inhabitants_per_slot": ips,
+                "fixed_slots": slots if chosen is fixed and chosen is not None else None,
+                "slots": slots,
+                "active": active,
+                "available": max(slots - active, 0) if slots is not None else None,
+                "legal_basis": chosen.legal_basis if chosen else "",
+                "is_example": bool(chosen.is_example) if chosen else False,
+            }
+        )
     return out
 
 
 # --- statistics ---------------------------------------------------------------------------
-def grants_by_modality_and_month(pack: Pack, months: int = 12) -> tuple[list[date], dict[str, list[int]]]:
+def grants_by_modality_and_month(
+    pack: Pack, months: int = 12
+) -> tuple[list[date], dict[str, list[int]]]:
     today = pack.today()
     first = date(today.year, today.month, 1)
     for _ in range(months - 1):
-        first = date(first.year - 1, 12, 1) if first.month == 1 else date(first.year, first.month - 1, 1)
+        first = (
+            date(first.year - 1, 12, 1)
+            if first.month == 1
+            else date(first.year, first.month - 1, 1)
+        )
     month_list = [first]
     while len(month_list) < months:
         m = month_list[-1]
@@ -285,7 +339,9 @@ def grants_by_modality_and_month(pack: Pack, months: int = 12) -> tuple[list[dat
 
 def grants_by_status(pack: Pack) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {m: {} for m in modalities(pack)}
-    for row in Authorization.objects.values("modality", "status").annotate(n=Count("id")).order_by():
+    for row in (
+        Authorization.objects.values("modality", "status").annotate(n=Count("id")).order_by()
+    ):
         out.setdefault(row["modality"], {})[row["status"]] = row["n"]
     return out
 
@@ -294,9 +350,11 @@ def average_days_since_issue(pack: Pack) -> dict[str, float | None]:
     """Average age in days of the current grants, per modality (from the issue date)."""
     today = pack.today()
     totals: dict[str, list[int]] = {m: [0, 0] for m in modalities(pack)}
-    for modality, issued_at in Authorization.objects.filter(status__in=CURRENT_STATUSES).values_list(
-        "modality", "issued_at"
-    ).iterator():
+    for modality, issued_at in (
+        Authorization.objects.filter(status__in=CURRENT_STATUSES)
+        .values_list("modality", "issued_at")
+        .iterator()
+    ):
         t = totals.setdefault(modality, [0, 0])
         t[0] += (today - issued_at.astimezone(pack.tz).date()).days
         t[1] += 1

@@ -45,11 +45,17 @@ class VerifySearchView(View):
                 error = "Texto longo demais: digite só o código, o número ou a placa."
                 status = 400
             else:
-                results = [selectors.verification_of(doc, pack) for doc in selectors.search_documents(q)]
+                results = [
+                    selectors.verification_of(doc, pack) for doc in selectors.search_documents(q)
+                ]
                 if not results:
                     status = 404
-            return render(request, "public/verify.html", {"q": q, "results": results, "searched": "q" in request.GET,
-                                                          "error": error}, status=status)
+            return render(
+                request,
+                "public/verify.html",
+                {"q": q, "results": results, "searched": "q" in request.GET, "error": error},
+                status=status,
+            )
 
         if "q" not in request.GET:
             response = cached_page(request, build, timeout=300, vary=_vary(pack))
@@ -71,9 +77,17 @@ class VerifyCodeView(View):
                 return _too_many(request)
             doc = selectors.document_by_code(code)
             result = selectors.verification_of(doc, pack) if doc is not None else None
-            return render(request, "public/verify.html", {"q": code, "results": [result] if result else [],
-                                                          "searched": True, "direct": True},
-                          status=200 if result else 404)
+            return render(
+                request,
+                "public/verify.html",
+                {
+                    "q": code,
+                    "results": [result] if result else [],
+                    "searched": True,
+                    "direct": True,
+                },
+                status=200 if result else 404,
+            )
 
         # Every change of a grant or alvará writes an audit entry, which changes the fingerprint.
         vary = f"{_vary(pack)}|{selectors.grants_fingerprint()}"
@@ -95,18 +109,28 @@ class TransparencyView(View):
         modality = request.GET.get("modality") or ""
         if modality not in pack.modalities:
             modality = ""
-        page_obj = Paginator(selectors.current_grant_ids(q, modality), 50).get_page(request.GET.get("page"))
+        page_obj = Paginator(selectors.current_grant_ids(q, modality), 50).get_page(
+            request.GET.get("page")
+        )
         grants = selectors.grants_by_ids(list(page_obj.object_list))
         rows = [
-            {**selectors.open_data_row(a), "modality_label": pack.modality_label(a.modality),
-             "status_label": selectors.STATUS_LABELS.get(a.status, a.status), "valid_until_date": a.valid_until}
+            {
+                **selectors.open_data_row(a),
+                "modality_label": pack.modality_label(a.modality),
+                "status_label": selectors.STATUS_LABELS.get(a.status, a.status),
+                "valid_until_date": a.valid_until,
+            }
             for a in grants
         ]
         filters = {k: v for k, v in (("q", q), ("modality", modality)) if v}
         ctx = {
-            "page_obj": page_obj, "rows": rows, "q": q, "modality": modality,
+            "page_obj": page_obj,
+            "rows": rows,
+            "q": q,
+            "modality": modality,
             "modalities": [(m, pack.modality_label(m)) for m in selectors.modalities(pack)],
-            "querystring": urlencode(filters), "total": page_obj.paginator.count,
+            "querystring": urlencode(filters),
+            "total": page_obj.paginator.count,
         }
         return render(request, "public/transparency.html", ctx)
 
@@ -117,8 +141,10 @@ class QuotasView(View):
     def get(self, request):
         pack = regulation.current()
         response = cached_page(
-            request, lambda: render(request, "public/quotas.html", {"quotas": selectors.quotas(pack)}),
-            timeout=300, vary=f"{_vary(pack)}|{selectors.grants_fingerprint()}",
+            request,
+            lambda: render(request, "public/quotas.html", {"quotas": selectors.quotas(pack)}),
+            timeout=300,
+            vary=f"{_vary(pack)}|{selectors.grants_fingerprint()}",
         )
         return public_cache(request, response, 60)
 
@@ -138,18 +164,29 @@ class StatisticsView(View):
         named = {pack.modality_label(m): values for m, values in series.items()}
         by_status = selectors.grants_by_status(pack)
         statuses = ["active", "suspended", "expired", "cassada", "renounced", "cancelled"]
-        status_series = {pack.modality_label(m): [by_status.get(m, {}).get(s, 0) for s in statuses]
-                         for m in selectors.modalities(pack)}
+        status_series = {
+            pack.modality_label(m): [by_status.get(m, {}).get(s, 0) for s in statuses]
+            for m in selectors.modalities(pack)
+        }
         status_labels = [selectors.STATUS_LABELS[s] for s in statuses]
         averages = selectors.average_days_since_issue(pack)
         ctx = {
-            "month_chart": charts.bar_chart(title="Outorgas emitidas por mês e modalidade", labels=labels, series=named),
+            "month_chart": charts.bar_chart(
+                title="Outorgas emitidas por mês e modalidade", labels=labels, series=named
+            ),
             "month_rows": [(labels[i], [named[n][i] for n in named]) for i in range(len(labels))],
             "series_names": list(named),
-            "status_chart": charts.bar_chart(title="Outorgas por situação e modalidade", labels=status_labels,
-                                             series=status_series),
-            "status_rows": [(status_labels[i], [status_series[n][i] for n in status_series])
-                            for i in range(len(statuses))],
-            "averages": [(pack.modality_label(m), averages.get(m)) for m in selectors.modalities(pack)],
+            "status_chart": charts.bar_chart(
+                title="Outorgas por situação e modalidade",
+                labels=status_labels,
+                series=status_series,
+            ),
+            "status_rows": [
+                (status_labels[i], [status_series[n][i] for n in status_series])
+                for i in range(len(statuses))
+            ],
+            "averages": [
+                (pack.modality_label(m), averages.get(m)) for m in selectors.modalities(pack)
+            ],
         }
         return render(request, "public/statistics.html", ctx)

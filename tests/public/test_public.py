@@ -47,7 +47,9 @@ def test_verify_api_alvara_code(itagiba, holder, client):
     _auth, alvaras = issue_authorization(holder=holder)
     assert alvaras
     body = client.get(f"/api/v1/verify/{alvaras[0].verification_code}/").json()
-    assert body["valid"] is True and body["kind"] == "alvara" and body["number"] == alvaras[0].number
+    assert (
+        body["valid"] is True and body["kind"] == "alvara" and body["number"] == alvaras[0].number
+    )
 
 
 def test_unknown_code_is_404_and_not_valid(alegre, client):
@@ -59,8 +61,13 @@ def test_unknown_code_is_404_and_not_valid(alegre, client):
 
 def test_suspended_shows_suspended_and_not_valid(granted, client, admin_user):
     auth, _ = granted
-    authorization_set_status(actor=admin_user, authorization=auth, to="suspended", reason="Penalidade",
-                             suspended_until=date.today() + timedelta(days=10))
+    authorization_set_status(
+        actor=admin_user,
+        authorization=auth,
+        to="suspended",
+        reason="Penalidade",
+        suspended_until=date.today() + timedelta(days=10),
+    )
     body = client.get(f"/api/v1/verify/{auth.verification_code}/").json()
     assert body["status"] == "suspended" and body["valid"] is False
     page = client.get(f"/verificar/{auth.verification_code}/").content.decode()
@@ -75,12 +82,19 @@ def test_past_validity_shows_expired(alegre, holder, client):
 
 def test_verify_page_by_code_number_and_plate_never_shows_cpf(granted, holder, client):
     auth, _ = granted
-    for q in (auth.verification_code, auth.verification_code.lower().replace("-", ""), auth.number,
-              auth.vehicle.plate, auth.vehicle.display_plate):
+    for q in (
+        auth.verification_code,
+        auth.verification_code.lower().replace("-", ""),
+        auth.number,
+        auth.vehicle.plate,
+        auth.vehicle.display_plate,
+    ):
         r = client.get("/verificar/", {"q": q})
         body = r.content.decode()
         assert r.status_code == 200, q
-        assert "Documento válido" in body and "João Gonçalves Araújo" in body and auth.number in body
+        assert (
+            "Documento válido" in body and "João Gonçalves Araújo" in body and auth.number in body
+        )
         _no_cpf(body, holder)
     assert client.get("/verificar/", {"q": "AAA0A00"}).status_code == 404
     r = client.get("/verificar/", {"q": ""})
@@ -98,14 +112,20 @@ def test_verification_is_throttled(granted, client, settings, monkeypatch):
     from rest_framework.throttling import ScopedRateThrottle
 
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"verify": "3/min"})
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                               "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
-                                                          "verify": "3/min"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "verify": "3/min",
+        },
+    }
     auth, _ = granted
     codes = [client.get(f"/api/v1/verify/{auth.verification_code}/").status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
-    pages = [client.get(f"/verificar/{code}/").status_code for code in ("AAAA-AAAA-AAA1", "AAAA-AAAA-AAA2",
-                                                                          "AAAA-AAAA-AAA3", "AAAA-AAAA-AAA4")]
+    pages = [
+        client.get(f"/verificar/{code}/").status_code
+        for code in ("AAAA-AAAA-AAA1", "AAAA-AAAA-AAA2", "AAAA-AAAA-AAA3", "AAAA-AAAA-AAA4")
+    ]
     assert pages == [404, 404, 404, 429]  # enumerating codes is stopped
     searches = [client.get("/verificar/", {"q": f"XYZ{i}"}).status_code for i in range(4)]
     assert searches == [429] * 4
@@ -145,7 +165,9 @@ def test_open_data_csv_has_bom_and_accents(granted, holder, client):
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
     assert r.content.startswith(codecs.BOM_UTF8)
     rows = list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig"))))
-    assert rows[0]["holder_name"] == "João Gonçalves Araújo" and rows[0]["number"] == granted[0].number
+    assert (
+        rows[0]["holder_name"] == "João Gonçalves Araújo" and rows[0]["number"] == granted[0].number
+    )
     _no_cpf(r.content.decode("utf-8-sig"), holder)
 
 
@@ -161,7 +183,9 @@ def test_only_current_grants_are_listed(alegre, client, admin_user):
 
 def test_transparency_search(alegre, client):
     a, _ = issue_authorization(holder=UserFactory(name="Maria Souza"))
-    b, _ = issue_authorization(holder=UserFactory(name="Pedro Lima"), vehicle=VehicleFactory(plate="QRS1T23"))
+    b, _ = issue_authorization(
+        holder=UserFactory(name="Pedro Lima"), vehicle=VehicleFactory(plate="QRS1T23")
+    )
     assert "Maria Souza" in client.get("/transparencia/", {"q": "maria"}).content.decode()
     assert "Maria Souza" not in client.get("/transparencia/", {"q": "QRS-1T23"}).content.decode()
     assert b.number in client.get("/transparencia/", {"q": "qrs1t23"}).content.decode()
@@ -169,8 +193,9 @@ def test_transparency_search(alegre, client):
 
 
 @pytest.mark.parametrize("rows", [1, 30])
-def test_public_lists_use_a_constant_number_of_queries(alegre, client, django_assert_num_queries,
-                                                        django_assert_max_num_queries, rows):
+def test_public_lists_use_a_constant_number_of_queries(
+    alegre, client, django_assert_num_queries, django_assert_max_num_queries, rows
+):
     for _ in range(rows):
         issue_authorization()
     client.get("/transparencia/?warm=1")  # warm the pack cache
@@ -186,7 +211,9 @@ def test_public_lists_use_a_constant_number_of_queries(alegre, client, django_as
         assert client.get("/api/v1/quotas/").status_code == 200
 
 
-def test_verify_uses_a_constant_number_of_queries(itagiba, holder, client, django_assert_max_num_queries):
+def test_verify_uses_a_constant_number_of_queries(
+    itagiba, holder, client, django_assert_max_num_queries
+):
     auth, alvaras = issue_authorization(holder=holder)
     client.get(f"/verificar/{auth.verification_code}/")
     with django_assert_max_num_queries(1):
@@ -225,8 +252,13 @@ def test_cached_public_pages_follow_every_change(granted, client, admin_user):
     auth, _ = granted
     url = f"/verificar/{auth.verification_code}/"
     assert "Documento válido" in client.get(url).content.decode()
-    authorization_set_status(actor=admin_user, authorization=auth, to="suspended", reason="Penalidade",
-                             suspended_until=date.today() + timedelta(days=5))
+    authorization_set_status(
+        actor=admin_user,
+        authorization=auth,
+        to="suspended",
+        reason="Penalidade",
+        suspended_until=date.today() + timedelta(days=5),
+    )
     assert "suspensa" in client.get(url).content.decode()
     assert auth.number in client.get("/transparencia/").content.decode()
     other, _ = issue_authorization()

@@ -14,12 +14,30 @@ SP = ZoneInfo("America/Sao_Paulo")
 BA = ZoneInfo("America/Bahia")
 ALEGRE = {"base": "14.99", "per_km": "1.60"}
 ITAGIBA = {
-    "base": "6.00", "flag1_per_km": "3.00", "flag2_per_km": "3.60", "flag2_from": "21:00", "flag2_until": "06:00",
-    "flag2_weekdays": [6], "flag2_dates": ["12-25", "01-01"], "per_hour_waiting": "30.00",
+    "base": "6.00",
+    "flag1_per_km": "3.00",
+    "flag2_per_km": "3.60",
+    "flag2_from": "21:00",
+    "flag2_until": "06:00",
+    "flag2_weekdays": [6],
+    "flag2_dates": ["12-25", "01-01"],
+    "per_hour_waiting": "30.00",
 }
-BANDS = {"bands": [{"up_to_km": "3", "max_fare": "6.00"}, {"up_to_km": "6", "max_fare": "9.00"},
-                   {"up_to_km": "10", "max_fare": "14.00"}, {"up_to_km": "20", "max_fare": "25.00"}]}
-ARAPORA = {"unit_name": "UT", "unit_value": "1.00", "base_units": "6", "per_km_units": "3", "per_hour_waiting_units": "30"}
+BANDS = {
+    "bands": [
+        {"up_to_km": "3", "max_fare": "6.00"},
+        {"up_to_km": "6", "max_fare": "9.00"},
+        {"up_to_km": "10", "max_fare": "14.00"},
+        {"up_to_km": "20", "max_fare": "25.00"},
+    ]
+}
+ARAPORA = {
+    "unit_name": "UT",
+    "unit_value": "1.00",
+    "base_units": "6",
+    "per_km_units": "3",
+    "per_hour_waiting_units": "30",
+}
 BUS = {"urban": "4.50", "rural": "6.50", "student_discount": "0.50"}
 WEDNESDAY = datetime(2026, 11, 25, 14, 0, tzinfo=SP)
 
@@ -84,7 +102,10 @@ def test_waiting_without_a_waiting_tariff_is_not_charged_and_says_so():
     assert quote.total == Decimal("14.99") and quote.notes
 
 
-@pytest.mark.parametrize("km,fare", [(0, "6.00"), (3, "6.00"), ("3.001", "9.00"), (6, "9.00"), (10, "14.00"), (20, "25.00")])
+@pytest.mark.parametrize(
+    "km,fare",
+    [(0, "6.00"), (3, "6.00"), ("3.001", "9.00"), (6, "9.00"), (10, "14.00"), (20, "25.00")],
+)
 def test_mototaxi_maximum_fare_bands_upper_bound_inclusive(km, fare):
     quote = q("max_fare_bands", BANDS, km)
     assert quote.total == Decimal(fare) and quote.is_maximum
@@ -106,8 +127,12 @@ def test_bus_student_pays_half():
     assert q("zones", BUS, 0).total == Decimal("4.50")
     assert q("zones", BUS, 0, student=True).total == Decimal("2.25")
     assert q("zones", BUS, 0, student=True, zone="rural").total == Decimal("3.25")
-    assert q("zones", BUS, 0, student=True, student_discount=Decimal("0.50")).total == Decimal("2.25")
-    assert q("zones", {"urban": "4.55", "student_discount": "0.50"}, 0, student=True).total == Decimal("2.27")
+    assert q("zones", BUS, 0, student=True, student_discount=Decimal("0.50")).total == Decimal(
+        "2.25"
+    )
+    assert q(
+        "zones", {"urban": "4.55", "student_discount": "0.50"}, 0, student=True
+    ).total == Decimal("2.27")
 
 
 def _t(day):
@@ -124,16 +149,32 @@ def test_table_in_force_ignores_future_tables_and_uses_the_one_then_in_force():
 
 
 def test_effective_date_never_before_publication():
-    v = rules.effective_date_violation(modality="taxi", published_on=date(2026, 1, 10), effective_from=date(2026, 1, 9),
-                                       legal_basis="x")
+    v = rules.effective_date_violation(
+        modality="taxi",
+        published_on=date(2026, 1, 10),
+        effective_from=date(2026, 1, 9),
+        legal_basis="x",
+    )
     assert v and v.field == "effective_from"
-    assert rules.effective_date_violation(modality="taxi", published_on=date(2026, 1, 10),
-                                          effective_from=date(2026, 1, 10), legal_basis="x") is None
+    assert (
+        rules.effective_date_violation(
+            modality="taxi",
+            published_on=date(2026, 1, 10),
+            effective_from=date(2026, 1, 10),
+            legal_basis="x",
+        )
+        is None
+    )
 
 
 def test_bus_fare_needs_ten_days_notice():
-    kw = {"modality": "bus", "published_on": date(2026, 1, 10), "legal_basis": "x", "min_notice_days": 10,
-          "notice_basis": "Lei 3.447/2017 (Alegre/ES), art. 17"}
+    kw = {
+        "modality": "bus",
+        "published_on": date(2026, 1, 10),
+        "legal_basis": "x",
+        "min_notice_days": 10,
+        "notice_basis": "Lei 3.447/2017 (Alegre/ES), art. 17",
+    }
     v = rules.effective_date_violation(effective_from=date(2026, 1, 19), **kw)
     assert v and v.legal_basis.endswith("art. 17") and "20/01/2026" in v.message
     assert rules.effective_date_violation(effective_from=date(2026, 1, 20), **kw) is None
@@ -148,14 +189,19 @@ def test_component_errors_name_the_problem():
     assert any("per_km" in e for e in rules.component_errors("base_plus_km", {"base": "1"}))
     assert rules.component_errors("base_plus_km", {"base": "-1", "per_km": "x"})
     assert rules.component_errors("flags", {**ITAGIBA, "flag2_from": "25h"})
-    assert rules.component_errors("max_fare_bands", {"bands": [{"up_to_km": "6", "max_fare": "1"},
-                                                               {"up_to_km": "3", "max_fare": "1"}]})
+    assert rules.component_errors(
+        "max_fare_bands",
+        {"bands": [{"up_to_km": "6", "max_fare": "1"}, {"up_to_km": "3", "max_fare": "1"}]},
+    )
     assert rules.component_errors("zones", {"urban": "4", "student_discount": "1.5"})
 
 
 def test_table_rows_for_every_structure():
     assert rules.table_rows("base_plus_km", ALEGRE)[0] == ("Tarifa básica (TB)", "R$ 14,99")
     assert "domingos" in rules.table_rows("flags", ITAGIBA)[2][0]
-    assert rules.table_rows("max_fare_bands", BANDS)[1] == ("Mais de 3 até 6 km (tarifa máxima)", "R$ 9,00")
+    assert rules.table_rows("max_fare_bands", BANDS)[1] == (
+        "Mais de 3 até 6 km (tarifa máxima)",
+        "R$ 9,00",
+    )
     assert rules.table_rows("units", ARAPORA)[1][1] == "R$ 6,00"
     assert rules.table_rows("zones", BUS)[-1][1] == "paga 50 % da passagem"

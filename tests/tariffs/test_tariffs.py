@@ -35,7 +35,11 @@ def itagiba_db(db):
 
 
 def test_load_regulation_stores_the_pack_tables_once(alegre_db):
-    assert TariffTable.objects.filter(municipality_id=alegre_db.municipality_id).count() == len(alegre_db.tariffs) == 2
+    assert (
+        TariffTable.objects.filter(municipality_id=alegre_db.municipality_id).count()
+        == len(alegre_db.tariffs)
+        == 2
+    )
     _load("alegre")
     assert tariff_seed_from_pack(pack=alegre_db) == 0
     assert TariffTable.objects.count() == 2
@@ -52,11 +56,28 @@ def test_a_table_is_never_edited_nor_deleted(alegre_db):
         table.delete()
 
 
-@pytest.mark.parametrize("km,total", [("0", "14.99"), ("10", "30.99"), ("1,5", "17.39"), ("0.003", "14.99"), ("0.004", "15.00"),
-                                      ("1000", "1614.99")])
+@pytest.mark.parametrize(
+    "km,total",
+    [
+        ("0", "14.99"),
+        ("10", "30.99"),
+        ("1,5", "17.39"),
+        ("0.003", "14.99"),
+        ("0.004", "15.00"),
+        ("1000", "1614.99"),
+    ],
+)
 def test_alegre_quote(alegre_db, client, km, total):
-    r = client.get(QUOTE, {"modality": "taxi", "km": km, "at": "2026-11-29T22:30:00-03:00", "waiting_minutes": 0,
-                           "student": "false"})
+    r = client.get(
+        QUOTE,
+        {
+            "modality": "taxi",
+            "km": km,
+            "at": "2026-11-29T22:30:00-03:00",
+            "waiting_minutes": 0,
+            "student": "false",
+        },
+    )
     assert r.status_code == 200, r.content
     body = r.json()
     assert body["total"] == total and body["currency"] == "BRL"
@@ -68,7 +89,9 @@ def test_alegre_quote(alegre_db, client, km, total):
     assert "public" in r["Cache-Control"] and "max-age" in r["Cache-Control"]
 
 
-@pytest.mark.parametrize("km", [None, "", "-1", "-0.001", "abc", "1000.001", "1e9", "NaN", "Infinity"])
+@pytest.mark.parametrize(
+    "km", [None, "", "-1", "-0.001", "abc", "1000.001", "1e9", "NaN", "Infinity"]
+)
 def test_quote_refuses_bad_km_naming_the_field(alegre_db, client, km):
     params = {"modality": "taxi"} if km is None else {"modality": "taxi", "km": km}
     r = client.get(QUOTE, params)
@@ -84,10 +107,14 @@ def test_quote_refuses_bad_date_and_waiting(alegre_db, client):
 
 @pytest.mark.parametrize(
     "at,flag,total",
-    [("2026-11-25T20:59:00-03:00", 1, "36.00"), ("2026-11-25T21:00:00-03:00", 2, "42.00"),
-     ("2026-11-26T05:59:00-03:00", 2, "42.00"), ("2026-11-26T06:00:00-03:00", 1, "36.00"),
-     # 23:59 UTC is 20:59 in the municipality (America/Bahia): bandeira 1
-     ("2026-11-25T23:59:00+00:00", 1, "36.00")],
+    [
+        ("2026-11-25T20:59:00-03:00", 1, "36.00"),
+        ("2026-11-25T21:00:00-03:00", 2, "42.00"),
+        ("2026-11-26T05:59:00-03:00", 2, "42.00"),
+        ("2026-11-26T06:00:00-03:00", 1, "36.00"),
+        # 23:59 UTC is 20:59 in the municipality (America/Bahia): bandeira 1
+        ("2026-11-25T23:59:00+00:00", 1, "36.00"),
+    ],
 )
 def test_itagiba_flags_by_local_time(itagiba_db, client, at, flag, total):
     r = client.get(QUOTE, {"modality": "taxi", "km": "10", "at": at})
@@ -96,7 +123,10 @@ def test_itagiba_flags_by_local_time(itagiba_db, client, at, flag, total):
 
 
 def test_itagiba_waiting_and_mototaxi_maximum(itagiba_db, client):
-    r = client.get(QUOTE, {"modality": "taxi", "km": "0", "at": "2026-11-25T10:00:00-03:00", "waiting_minutes": 30})
+    r = client.get(
+        QUOTE,
+        {"modality": "taxi", "km": "0", "at": "2026-11-25T10:00:00-03:00", "waiting_minutes": 30},
+    )
     assert r.json()["total"] == "21.00"
     r = client.get(QUOTE, {"modality": "mototaxi", "km": "3", "at": "2026-11-25T10:00:00-03:00"})
     assert r.json()["total"] == "6.00" and r.json()["is_maximum"] is True
@@ -111,10 +141,17 @@ def test_arapora_units(db, client):
 
 
 def test_bus_student_pays_half(alegre_db, client):
-    full = client.get(QUOTE, {"modality": "bus", "km": "5", "student": "false", "at": "2026-02-01T08:00:00-03:00"})
-    half = client.get(QUOTE, {"modality": "bus", "km": "5", "student": "true", "at": "2026-02-01T08:00:00-03:00"})
+    full = client.get(
+        QUOTE, {"modality": "bus", "km": "5", "student": "false", "at": "2026-02-01T08:00:00-03:00"}
+    )
+    half = client.get(
+        QUOTE, {"modality": "bus", "km": "5", "student": "true", "at": "2026-02-01T08:00:00-03:00"}
+    )
     assert full.json()["total"] == "4.50" and half.json()["total"] == "2.25"
-    rural = client.get(QUOTE, {"modality": "bus", "zone": "rural", "student": "true", "at": "2026-02-01T08:00:00-03:00"})
+    rural = client.get(
+        QUOTE,
+        {"modality": "bus", "zone": "rural", "student": "true", "at": "2026-02-01T08:00:00-03:00"},
+    )
     assert rural.json()["total"] == "3.25"
     before = client.get(QUOTE, {"modality": "bus", "km": "1", "at": "2025-01-12T08:00:00-03:00"})
     assert before.status_code == 400 and before.json()["errors"]["at"]
@@ -133,9 +170,13 @@ def test_tariffs_endpoint(alegre_db, client):
 
 def _publish(actor, pack, **kw):
     data = {
-        "modality": "taxi", "decree": "Decreto nº 10/2026", "published_on": pack.today(),
-        "effective_from": pack.today() + timedelta(days=1), "structure": "base_plus_km",
-        "components": {"base": "16.00", "per_km": "2.00"}, "legal_basis": "Lei 3.703/2022, art. 15",
+        "modality": "taxi",
+        "decree": "Decreto nº 10/2026",
+        "published_on": pack.today(),
+        "effective_from": pack.today() + timedelta(days=1),
+        "structure": "base_plus_km",
+        "components": {"base": "16.00", "per_km": "2.00"},
+        "legal_basis": "Lei 3.703/2022, art. 15",
     }
     data.update(kw)
     return tariff_publish(actor=actor, **data)
@@ -144,10 +185,14 @@ def _publish(actor, pack, **kw):
 def test_a_table_effective_tomorrow_is_not_used_today(alegre_db, admin_user, client):
     table = _publish(admin_user, alegre_db)
     today = alegre_db.today()
-    r = client.get(QUOTE, {"modality": "taxi", "km": "10", "at": f"{today.isoformat()}T23:59:00-03:00"})
+    r = client.get(
+        QUOTE, {"modality": "taxi", "km": "10", "at": f"{today.isoformat()}T23:59:00-03:00"}
+    )
     assert r.json()["total"] == "30.99"
     tomorrow = today + timedelta(days=1)
-    r = client.get(QUOTE, {"modality": "taxi", "km": "10", "at": f"{tomorrow.isoformat()}T00:00:00-03:00"})
+    r = client.get(
+        QUOTE, {"modality": "taxi", "km": "10", "at": f"{tomorrow.isoformat()}T00:00:00-03:00"}
+    )
     assert r.json()["total"] == "36.00" and r.json()["tariff"]["decree"] == table.decree
     # a past date still uses the table then in force
     r = client.get(QUOTE, {"modality": "taxi", "km": "10", "at": "2023-01-01T10:00:00-03:00"})
@@ -165,36 +210,80 @@ def test_only_admin_or_julgador_publishes(alegre_db, clerk, judge):
 def test_effective_date_rules_on_publish(alegre_db, admin_user):
     today = alegre_db.today()
     with pytest.raises(RuleViolations) as exc:
-        _publish(admin_user, alegre_db, published_on=today + timedelta(days=2), effective_from=today + timedelta(days=1))
+        _publish(
+            admin_user,
+            alegre_db,
+            published_on=today + timedelta(days=2),
+            effective_from=today + timedelta(days=1),
+        )
     assert exc.value.violations[0].field == "effective_from"
     with pytest.raises(RuleViolations) as exc:
-        _publish(admin_user, alegre_db, modality="bus", structure="zones", components={"urban": "5.00"},
-                 effective_from=today + timedelta(days=9))
+        _publish(
+            admin_user,
+            alegre_db,
+            modality="bus",
+            structure="zones",
+            components={"urban": "5.00"},
+            effective_from=today + timedelta(days=9),
+        )
     assert "art. 17" in exc.value.violations[0].legal_basis
-    assert _publish(admin_user, alegre_db, modality="bus", structure="zones", components={"urban": "5.00"},
-                    effective_from=today + timedelta(days=10)).modality == "bus"
+    assert (
+        _publish(
+            admin_user,
+            alegre_db,
+            modality="bus",
+            structure="zones",
+            components={"urban": "5.00"},
+            effective_from=today + timedelta(days=10),
+        ).modality
+        == "bus"
+    )
     with pytest.raises(RuleViolations):
-        _publish(admin_user, alegre_db, modality="mototaxi", structure="base_plus_km", components={"base": "x"})
+        _publish(
+            admin_user,
+            alegre_db,
+            modality="mototaxi",
+            structure="base_plus_km",
+            components={"base": "x"},
+        )
 
 
 def test_admin_page_publishes_and_shows_errors(alegre_db, admin_user, web):
     c = web(admin_user)
     today = alegre_db.today()
-    bad = c.post("/tarifas/publicar/", {"modality": "taxi", "decree": "D 1", "published_on": today.isoformat(),
-                                        "effective_from": (today - timedelta(days=1)).isoformat(),
-                                        "structure": "base_plus_km", "components": "{nope",
-                                        "legal_basis": "art. 15"})
+    bad = c.post(
+        "/tarifas/publicar/",
+        {
+            "modality": "taxi",
+            "decree": "D 1",
+            "published_on": today.isoformat(),
+            "effective_from": (today - timedelta(days=1)).isoformat(),
+            "structure": "base_plus_km",
+            "components": "{nope",
+            "legal_basis": "art. 15",
+        },
+    )
     assert bad.status_code == 400 and "JSON válido" in bad.content.decode()
-    ok = c.post("/tarifas/publicar/", {"modality": "taxi", "decree": "D 1", "published_on": today.isoformat(),
-                                       "effective_from": (today + timedelta(days=3)).isoformat(),
-                                       "structure": "base_plus_km", "components": '{"base": "15.00", "per_km": "1.70"}',
-                                       "legal_basis": "art. 15"})
+    ok = c.post(
+        "/tarifas/publicar/",
+        {
+            "modality": "taxi",
+            "decree": "D 1",
+            "published_on": today.isoformat(),
+            "effective_from": (today + timedelta(days=3)).isoformat(),
+            "structure": "base_plus_km",
+            "components": '{"base": "15.00", "per_km": "1.70"}',
+            "legal_basis": "art. 15",
+        },
+    )
     assert ok.status_code == 302
     assert "futura" in c.get("/tarifas/publicar/").content.decode()
 
 
 def test_calculator_page_works_without_javascript(alegre_db, client):
-    r = client.get("/tarifas/", {"modality": "taxi", "km": "10", "date": "2026-11-29", "time": "22:30"})
+    r = client.get(
+        "/tarifas/", {"modality": "taxi", "km": "10", "date": "2026-11-29", "time": "22:30"}
+    )
     body = r.content.decode()
     assert r.status_code == 200
     assert "R$ 30,99" in body and "Lei nº 3.703/2022, Anexo I" in body and "art. 15" in body
@@ -212,13 +301,21 @@ def test_calculator_bad_input_gets_a_message_beside_the_field(alegre_db, client)
 
 def test_tariff_table_pdf(alegre_db, client):
     r = client.get("/tarifas/tabela.pdf", {"modality": "taxi"})
-    assert r.status_code == 200 and r["Content-Type"] == "application/pdf" and r.content.startswith(b"%PDF")
-    again = client.get("/tarifas/tabela.pdf", {"modality": "taxi"})  # from the cache, same file and name
+    assert (
+        r.status_code == 200
+        and r["Content-Type"] == "application/pdf"
+        and r.content.startswith(b"%PDF")
+    )
+    again = client.get(
+        "/tarifas/tabela.pdf", {"modality": "taxi"}
+    )  # from the cache, same file and name
     assert again.content == r.content and again["Content-Disposition"] == r["Content-Disposition"]
     assert client.get("/tarifas/tabela.pdf", {"modality": "mototaxi"}).status_code == 404
 
 
-def test_fare_endpoints_use_a_constant_number_of_queries(alegre_db, client, django_assert_max_num_queries):
+def test_fare_endpoints_use_a_constant_number_of_queries(
+    alegre_db, client, django_assert_max_num_queries
+):
     client.get(QUOTE, {"modality": "taxi", "km": "1"})  # warm the pack cache
     with django_assert_max_num_queries(1):
         assert client.get(QUOTE, {"modality": "taxi", "km": "10"}).status_code == 200
@@ -260,7 +357,10 @@ def test_calculator_answers_before_the_tables_are_stored(alegre_without_hooks, c
 def test_publishing_stores_the_pack_tables_first(alegre_without_hooks, admin_user):
     _publish(admin_user, alegre_without_hooks)
     assert set(TariffTable.objects.values_list("modality", "source")) == {
-        ("taxi", "pack"), ("bus", "pack"), ("taxi", "published")}
+        ("taxi", "pack"),
+        ("bus", "pack"),
+        ("taxi", "published"),
+    }
 
 
 def test_two_tables_for_the_same_date_conflict(alegre_db, admin_user):
