@@ -178,3 +178,4 @@ class GrantBar(models.Model):
 
     def __str__(self) -> str:
         return f"Impedimento até {self.until or 'indeterminado'}"
+from licensing.models_transit import *  # noqa: E402,F401,F403
