@@ -175,3 +175,66 @@ def fare_quote(line: BusLine, *, zone: str = FareZone.URBAN, student: bool = Fal
         amount = rules.student_fare(fare.amount, discount)
         basis.append(p.legal_basis)
     return FareQuote(line, zone, student, at, fare, amount, discount, "; ".join(b for b in basis if b))
+
+
+def _p(pack, key: str):
+    found = pack.collective_param(key)
+    return (found.value, found.legal_basis) if found else (None, "")
+
+
+def concession_deadlines(pack, concession: Concession) -> dict[str, dict]:
+    """The deadlines running for a concession, each with its date and article."""
+    from licensing.models_transit import BidderStatus
+
+    out: dict[str, dict] = {}
+    if concession.status == ConcessionStatus.AWAITING_CONTRACT:
+        called = next((b for b in concession.classified.all() if b.status == BidderStatus.CALLED), None)
+        days, basis = _p(pack, "contract.sign_days")
+        if called and days is not None:
+            out["contract"] = {"label": f"Assinatura do contrato por {called.concessionaire}",
+                               "date": rules.contract_deadline(called.called_on, days), "legal_basis": basis}
+    if concession.status == ConcessionStatus.AWAITING_START and concession.contract_signed_on:
+        days, basis = _p(pack, "service.start_days")
+        out["service_start"] = {"label": "Início do serviço (senão caduca)",
+                                "date": rules.service_start_deadline(concession.contract_signed_on, days),
+                                "legal_basis": basis}
+    if concession.term_end and concession.status in (*PUBLIC_STATUSES,):
+        _, basis = _p(pack, "concession.term_years")
+        out["term_end"] = {"label": "Fim do prazo da concessão", "date": concession.term_end, "legal_basis": basis}
+    for d in concession.defaults.all():
+        if d.status == "notified":
+            out[f"cure_{d.pk}"] = {"label": "Fim do prazo para corrigir as falhas notificadas",
+                                   "date": rules.cure_deadline(d.notified_on, d.cure_days),
+                                   "legal_basis": _law_basis(pack, "art. 20, §3º")}
+    for i in concession.interventions.all():
+        for key, value in intervention_deadlines(pack, i).items():
+            out[f"{key}_{i.pk}"] = value
+    return out
+
+
+def intervention_deadlines(pack, intervention) -> dict[str, dict]:
+    from datetime import timedelta
+
+    from licensing.models_transit import InterventionStatus
+
+    out: dict[str, dict] = {}
+    if intervention.status == InterventionStatus.DECLARED:
+        days, basis = _p(pack, "intervention.open_days")
+        out["procedure_open"] = {"label": "Instauração do procedimento administrativo",
+                                 "date": rules.intervention_open_deadline(intervention.declared_on, days),
+                                 "legal_basis": basis}
+    if intervention.status == InterventionStatus.PROCEDURE_OPEN and intervention.procedure_opened_on:
+        days, basis = _p(pack, "intervention.conclude_days")
+        out["procedure_conclude"] = {"label": "Conclusão do procedimento (senão a intervenção é inválida)",
+                                     "date": rules.intervention_conclude_deadline(intervention.procedure_opened_on, days),
+                                     "legal_basis": basis}
+    if intervention.status in (InterventionStatus.DECLARED, InterventionStatus.PROCEDURE_OPEN):
+        out["intervention_end"] = {"label": "Fim do prazo da intervenção (decreto)",
+                                   "date": intervention.declared_on + timedelta(days=intervention.term_days),
+                                   "legal_basis": _law_basis(pack, "art. 23, parágrafo único")}
+    return out
+
+
+def _law_basis(pack, article: str) -> str:
+    law = pack.law((pack.collective_transport or {}).get("law", "")) or {}
+    return f"{law.get('short', '')}, {article}".strip(", ")

@@ -17,6 +17,7 @@ api_v1 = [
     path("", include("enforcement.api_urls")),
     path("", include("tariffs.api_urls")),
     path("", include("fleet.api_urls")),
+    path("", include("licensing.transit_api_urls")),
 ]
 
 urlpatterns = [
@@ -45,6 +46,7 @@ urlpatterns = [
     path("", include("enforcement.urls")),
     path("", include("tariffs.urls")),
     path("", include("fleet.urls")),
+    path("", include("licensing.transit_urls")),
 ]
 
 handler403 = "portal.errors.permission_denied"
