@@ -314,8 +314,11 @@ def concession_renew(*, actor, concession: Concession) -> Concession:
     max_renewals, basis = param(pack, "concession.max_renewals")
     years, _ = param(pack, "concession.term_years")
     locked = _locked(Concession, concession)
-    if locked.status not in (ConcessionStatus.IN_SERVICE, ConcessionStatus.INTERVENED, ConcessionStatus.AWAITING_START):
+    if locked.status not in (ConcessionStatus.IN_SERVICE, ConcessionStatus.INTERVENED):
         raise InvalidTransition(f"A concessão nº {locked.number} está {locked.get_status_display()}: não pode ser renovada.")
+    if locked.term_end < pack.today():
+        raise RuleViolation("concession_term_over", f"O prazo da concessão terminou em {locked.term_end:%d/%m/%Y}.",
+                            basis, field="renewal", conflict=True)
     violation = rules.renewal_violation(locked.renewals, max_renewals, basis)
     if violation:
         raise violation
@@ -533,6 +536,8 @@ def itinerary_change_approve(*, actor, itinerary: Itinerary, amendment_reference
         raise InvalidTransition(f"A alteração está {locked.get_status_display()}: não pode ser aprovada.")
     if not amendment_reference.strip():
         raise ValidationError({"amendment_reference": ["Informe o termo aditivo que formaliza a alteração."]})
+    if effective_from < pack.today():
+        raise ValidationError({"effective_from": ["A alteração só vigora depois de aprovada: informe uma data a partir de hoje."]})
     violation = rules.notice_violation(announced_on, effective_from, notice_days, basis,
                                        what="A alteração de itinerário ou horário", code="itinerary_notice_too_short")
     if violation:
@@ -881,7 +886,8 @@ def complaint_file(*, actor=None, line: BusLine, text: str, name: str = "", cont
         line=line, protocol=protocol_number(pack.today().year), name=name.strip(), contact=contact.strip(),
         occurred_on=occurred_on, text=text.strip(),
     )
-    audit_log(actor=actor, obj=complaint, action="complaint_filed", to_state=complaint.status,
+    audit_log(actor=actor if getattr(actor, "is_authenticated", False) else "público (sem login)", obj=complaint,
+              action="complaint_filed", to_state=complaint.status,
               reason="Reclamação registrada", data={"line": line.code,
                                                     "legal_basis": _law_basis(pack, "art. 11, VII")})
     return complaint

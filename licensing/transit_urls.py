@@ -1,14 +1,15 @@
 """HTML URLs of collective transport (included at the root by portal/urls.py).
 
-The menu entries are registered here, at URLconf import, because licensing/apps.py is
-shared; they belong in the app's AppConfig.ready(). Each entry shows only while the active
-pack has collective transport.
+The menu entries, the home section and the demo seed are registered here, at URLconf
+import, because licensing/apps.py is shared; they belong in the app's AppConfig.ready().
+Each shows only while the active pack has collective transport.
 """
 
 from django.urls import path
 
 from licensing import views_transit as v
-from portal import menu
+from licensing.demo_transit import home_section, seed_transit_demo
+from portal import hooks, menu
 from portal.roles import Role
 
 P = "transporte-coletivo"
@@ -83,3 +84,5 @@ menu.register(
     PackGatedMenuItem("Concessões (ônibus)", "transit-concessions", STAFF_ROLES, 61),
     PackGatedMenuItem("Reclamações (ônibus)", "transit-complaints", STAFF_ROLES, 62),
 )
+hooks.register_home_section(home_section)
+hooks.register_demo_seed(seed_transit_demo)

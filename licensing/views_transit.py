@@ -179,7 +179,7 @@ class ConcessionListView(StaffMixin, TemplateView):
         ctx.update(page_obj=page, status=status, q=q,
                    statuses=[(value, label, counts.get(value, 0)) for value, label in ConcessionStatus.choices],
                    querystring=urlencode({k: v for k, v in (("status", status), ("q", q)) if v}),
-                   crumbs=[("Concessões de transporte coletivo", "")])
+                   is_clerk=_has(self.request.user, CLERKS), crumbs=[("Concessões de transporte coletivo", "")])
         return ctx
 
 
@@ -189,6 +189,7 @@ class ConcessionaireListView(StaffMixin, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["page_obj"] = Paginator(sel.concessionaires(), PER_PAGE).get_page(self.request.GET.get("page"))
+        ctx["is_clerk"] = _has(self.request.user, CLERKS)
         ctx["crumbs"] = [_concessions_crumb(), ("Empresas concessionárias", "")]
         return ctx
 
@@ -244,7 +245,7 @@ class ConcessionDetailView(StaffMixin, TemplateView):
             extinction=causes.get(concession.extinction_cause),
             interventions=[(i, sel.intervention_deadlines(pack, i)) for i in concession.interventions.all()],
             history=history_for(concession)[:100], law_url=_law_url(pack),
-            is_clerk=self.request.user and _has(self.request.user, CLERKS),
+            is_clerk=_has(self.request.user, CLERKS),
             is_judge=_has(self.request.user, JUDGES),
             crumbs=[_concessions_crumb(), (str(concession), "")],
         )

@@ -401,3 +401,16 @@ def test_periodic_task_records_its_run_and_is_idempotent(alegre):
 
 def test_sweep_does_nothing_without_collective_transport(itagiba):
     assert svc.transit_deadlines_sweep() == 0
+
+
+def test_demo_seed_is_idempotent_and_home_links_the_lines(alegre, clerk, web):
+    import io
+
+    from licensing.demo_transit import seed_transit_demo
+    from licensing.models_transit import BusLine
+
+    seed_transit_demo({"atendente": clerk}, io.StringIO())
+    seed_transit_demo({"atendente": clerk}, io.StringIO())
+    assert BusLine.objects.count() == 1
+    body = web(None).get(reverse("home")).content.decode()
+    assert "Transporte coletivo" in body and reverse("transit-lines") in body
