@@ -40,6 +40,25 @@ __all__ = [
 ]
 
 
+def category_label(code: str) -> str:
+    """The pack's label of a vehicle category (art. 2), or the code itself."""
+    from portal import regulation
+
+    pack = regulation.current(required=False)
+    for entry in ((pack.collective_transport or {}).get("categories", []) if pack else []):
+        if entry.get("code") == code:
+            return entry.get("label", code)
+    return code
+
+
+def km_text(value) -> str:
+    """12.500 → "12,5"; 13.000 → "13" (km without trailing zeros, decimal comma)."""
+    if value is None:
+        return ""
+    text = f"{value.normalize():f}" if hasattr(value, "normalize") else str(value)
+    return text.replace(".", ",")
+
+
 class FareZone(models.TextChoices):
     URBAN = "urban", "urbano"
     RURAL = "rural", "rural"
@@ -147,6 +166,10 @@ class Concession(models.Model):
     def __str__(self) -> str:
         return f"Concessão nº {self.number}"
 
+    @property
+    def category_label(self) -> str:
+        return category_label(self.category)
+
 
 class BidderStatus(models.TextChoices):
     WAITING = "waiting", "aguardando"
@@ -248,6 +271,14 @@ class Itinerary(models.Model):
     def is_original(self) -> bool:
         return self.version == 1
 
+    @property
+    def total_km_text(self) -> str:
+        return km_text(self.total_km)
+
+    @property
+    def changed_km_text(self) -> str:
+        return km_text(self.changed_km)
+
 
 class ItinerarySegment(models.Model):
     """An ordered stretch between two stops, with its length and zone (art. 16)."""
@@ -270,7 +301,11 @@ class ItinerarySegment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.origin} → {self.destination} ({self.length_km} km)"
+        return f"{self.origin} → {self.destination} ({self.length_text} km)"
+
+    @property
+    def length_text(self) -> str:
+        return km_text(self.length_km)
 
 
 class BusFare(models.Model):
@@ -328,6 +363,10 @@ class Bus(models.Model):
 
     def __str__(self) -> str:
         return self.display_plate
+
+    @property
+    def category_label(self) -> str:
+        return category_label(self.category)
 
     @property
     def display_plate(self) -> str:
