@@ -7,7 +7,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 
-from licensing.models_transit import Concessionaire, FareZone
+from licensing.models_transit import Concessionaire, FareZone, km_text
 from licensing.rules_transit import Segment
 from portal.validators import only_digits, validate_cnpj, validate_cpf
 
@@ -60,7 +60,7 @@ def parse_segments(raw: str) -> list[Segment]:
 def segments_text(segments) -> str:
     label = {FareZone.URBAN: "urbano", FareZone.RURAL: "rural"}
     return "\n".join(
-        f"{s.origin}; {s.destination}; {str(s.length_km).replace('.', ',')}; {label.get(s.zone, s.zone)}" for s in segments
+        f"{s.origin}; {s.destination}; {km_text(s.length_km)}; {label.get(s.zone, s.zone)}" for s in segments
     )
 
 
