@@ -414,3 +414,39 @@ def test_demo_seed_is_idempotent_and_home_links_the_lines(alegre, clerk, web):
     assert BusLine.objects.count() == 1
     body = web(None).get(reverse("home")).content.decode()
     assert "Transporte coletivo" in body and reverse("transit-lines") in body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_contract_signatures_sign_once(load_pack):
+    """Two clerks record the same signature at once: one contract, one audit entry (PostgreSQL)."""
+    import threading
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("concorrência real só no PostgreSQL (SQLite serializa as escritas)")
+    pack = load_pack("alegre")
+    c = make_concession(pack, closed_days_ago=5)
+    results: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def sign():
+        from django.db import connection as conn
+
+        try:
+            barrier.wait()
+            svc.concession_contract_sign(actor=None, concession=Concession.objects.get(pk=c.pk),
+                                         signed_on=pack.today(), contract_number="CT-1")
+            results.append("ok")
+        except Exception as exc:  # noqa: BLE001 - the loser gets InvalidTransition
+            results.append(type(exc).__name__)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=sign) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["InvalidTransition", "ok"]
+    assert history_for(c).filter(action="concession_status", to_state=ConcessionStatus.AWAITING_START).count() == 1
