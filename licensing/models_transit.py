@@ -115,7 +115,8 @@ CONCESSION_TRANSITIONS: dict[str, set[str]] = {
     ConcessionStatus.IN_SERVICE: {ConcessionStatus.INTERVENED, ConcessionStatus.EXTINCT},
     ConcessionStatus.INTERVENED: {ConcessionStatus.IN_SERVICE, ConcessionStatus.EXTINCT},
     ConcessionStatus.BIDDING_FAILED: set(),
-    ConcessionStatus.LAPSED: set(),
+    # art. 22, §ún.: after the lapse the remaining classified may be called
+    ConcessionStatus.LAPSED: {ConcessionStatus.AWAITING_CONTRACT},
     ConcessionStatus.EXTINCT: set(),
 }
 
@@ -176,6 +177,7 @@ class BidderStatus(models.TextChoices):
     CALLED = "called", "convocada"
     RENOUNCED = "renounced", "renunciou (prazo perdido)"
     CONTRACTED = "contracted", "contratada"
+    LAPSED = "lapsed", "contratada; delegação caducou"
 
 
 class ClassifiedBidder(models.Model):
@@ -382,15 +384,18 @@ class InterventionStatus(models.TextChoices):
     UPHELD = "upheld", "causas comprovadas"
     ANNULLED = "annulled", "nula: serviço devolvido"
     INVALID = "invalid", "inválida por prazo"
+    ENDED = "ended", "encerrada com a extinção da concessão"
 
 
 INTERVENTION_TRANSITIONS: dict[str, set[str]] = {
-    InterventionStatus.DECLARED: {InterventionStatus.PROCEDURE_OPEN, InterventionStatus.INVALID},
+    InterventionStatus.DECLARED: {InterventionStatus.PROCEDURE_OPEN, InterventionStatus.INVALID,
+                                  InterventionStatus.ENDED},
     InterventionStatus.PROCEDURE_OPEN: {InterventionStatus.UPHELD, InterventionStatus.ANNULLED,
-                                        InterventionStatus.INVALID},
+                                        InterventionStatus.INVALID, InterventionStatus.ENDED},
     InterventionStatus.UPHELD: set(),
     InterventionStatus.ANNULLED: set(),
     InterventionStatus.INVALID: set(),
+    InterventionStatus.ENDED: set(),
 }
 OPEN_INTERVENTION_STATUSES = (InterventionStatus.DECLARED, InterventionStatus.PROCEDURE_OPEN)
 

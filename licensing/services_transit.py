@@ -211,12 +211,44 @@ def _call_next(*, actor, concession: Concession, on: date, reason: str) -> Class
 
 @transaction.atomic
 def concession_call_next(*, actor, concession: Concession, on: date | None = None, reason: str = "") -> ClassifiedBidder | None:
+    """Art. 8, §ún. (before the contract) or art. 22, §ún. (after the lapse): call the next classified."""
+    pack = transit_pack()
     locked = _locked(Concession, concession)
+    on = on or pack.today()
+    if locked.status == ConcessionStatus.LAPSED:
+        return _call_next_after_lapse(actor=actor, concession=locked, on=on, reason=reason, pack=pack)
     if locked.status != ConcessionStatus.AWAITING_CONTRACT:
-        raise InvalidTransition("Só se convoca a próxima classificada antes da assinatura do contrato.")
-    on = on or transit_pack().today()
+        raise InvalidTransition("Só se convoca a próxima classificada antes da assinatura do contrato "
+                                "ou depois da caducidade.")
     return _call_next(actor=actor, concession=locked, on=on,
                       reason=reason or "Não comparecimento da convocada no prazo (renúncia)")
+
+
+def _call_next_after_lapse(*, actor, concession: Concession, on: date, reason: str, pack) -> ClassifiedBidder:
+    """Art. 22, §ún.: the Administration may call the remaining classified, on the 1st's conditions."""
+    _, basis = param(pack, "service.start_days")
+    nxt = concession.classified.select_for_update().filter(status=BidderStatus.WAITING).order_by("position").first()
+    if nxt is None:
+        raise RuleViolation("no_remaining_classified", "Não há classificadas remanescentes: é preciso nova licitação.",
+                            basis, field="non_field_errors", conflict=True)
+    concession.classified.filter(status=BidderStatus.CONTRACTED).update(status=BidderStatus.LAPSED)
+    before = {"concessionaire": concession.concessionaire_id, "contract_number": concession.contract_number,
+              "contract_signed_on": concession.contract_signed_on.isoformat() if concession.contract_signed_on else None}
+    concession.concessionaire = None
+    concession.contract_number = ""
+    concession.contract_signed_on = concession.term_start = concession.term_end = None
+    concession.extinction_cause = concession.extinction_act = ""
+    concession.extinct_on = None
+    concession.save(update_fields=["concessionaire", "contract_number", "contract_signed_on", "term_start", "term_end",
+                                   "extinction_cause", "extinction_act", "extinct_on"])
+    nxt.status = BidderStatus.CALLED
+    nxt.called_on = on
+    nxt.save(update_fields=["status", "called_on"])
+    _concession_to(actor=actor, concession=concession, to=ConcessionStatus.AWAITING_CONTRACT,
+                   reason=reason or "Convocada a próxima classificada após a caducidade",
+                   data={"previous": before, "company": nxt.concessionaire_id, "position": nxt.position,
+                         "legal_basis": basis})
+    return nxt
 
 
 def concession_contract_sign(*, actor, concession: Concession, signed_on: date, contract_number: str) -> Concession:
@@ -405,10 +437,13 @@ def concession_extinguish(
     locked.extinction_act = act.strip()
     locked.extinct_on = extinct_on
     locked.save(update_fields=["extinction_cause", "extinction_act", "extinct_on"])
-    for intervention in locked.interventions.filter(status__in=OPEN_INTERVENTION_STATUSES):
-        intervention.status = InterventionStatus.UPHELD if intervention.status == InterventionStatus.PROCEDURE_OPEN else InterventionStatus.INVALID
-        intervention.conclusion = "Encerrada pela extinção da concessão"
+    for intervention in locked.interventions.select_for_update().filter(status__in=OPEN_INTERVENTION_STATUSES):
+        before = intervention.status
+        intervention.status = InterventionStatus.ENDED
+        intervention.conclusion = f"Encerrada pela extinção da concessão ({entry['label']})"
         intervention.save(update_fields=["status", "conclusion"])
+        audit_log(actor=actor, obj=intervention, action="intervention_status", from_state=before,
+                  to_state=InterventionStatus.ENDED, reason=intervention.conclusion, data={"legal_basis": basis})
     _concession_to(actor=actor, concession=locked, to=ConcessionStatus.EXTINCT, reason=f"{entry['label']}: {act}",
                    data={"cause": cause, "act": act, "extinct_on": extinct_on.isoformat(), "notes": notes,
                          "authorizing_law": authorizing_law, "judicial_decision": judicial_decision,

@@ -450,3 +450,35 @@ def test_concurrent_contract_signatures_sign_once(load_pack):
         t.join()
     assert sorted(results) == ["InvalidTransition", "ok"]
     assert history_for(c).filter(action="concession_status", to_state=ConcessionStatus.AWAITING_START).count() == 1
+
+
+def test_after_the_lapse_the_next_classified_may_be_called(alegre, clerk, api):
+    c = make_concession(alegre, closed_days_ago=45, signed_days_ago=40)
+    svc.transit_deadlines_sweep()
+    c.refresh_from_db()
+    assert c.status == ConcessionStatus.LAPSED
+    r = api(clerk).post(reverse("api-transit-call-next", kwargs={"pk": c.pk}), {}, format="json")
+    assert r.status_code == 200 and r.json()["status"] == ConcessionStatus.AWAITING_CONTRACT
+    assert r.json()["concessionaire"] is None
+    bidders = {b.position: b.status for b in c.classified.all()}
+    assert bidders == {1: BidderStatus.LAPSED, 2: BidderStatus.CALLED}
+    r = _sign(api, clerk, c, alegre.today())
+    assert r.status_code == 200 and r.json()["concessionaire"]["legal_name"] == "Segunda Ltda"
+    # no one left after a second lapse
+    Concession.objects.filter(pk=c.pk).update(contract_signed_on=alegre.today() - timedelta(days=31))
+    svc.transit_deadlines_sweep()
+    r = api(clerk).post(reverse("api-transit-call-next", kwargs={"pk": c.pk}), {}, format="json")
+    assert r.status_code == 409 and r.json()["rule"]["code"] == "no_remaining_classified"
+
+
+def test_extinction_ends_an_open_intervention_with_audit(running, judge, api, alegre):
+    c, _ = running
+    i = svc.intervention_declare(actor=None, concession=c, decree="D 3", declared_on=alegre.today(),
+                                 interventor="Ivo", term_days=60, objectives="x")
+    r = api(judge).post(reverse("api-transit-extinguish", kwargs={"pk": c.pk}),
+                        {"cause": "falencia", "act": "Sentença de falência", "extinct_on": alegre.today().isoformat()},
+                        format="json")
+    assert r.status_code == 200
+    i.refresh_from_db()
+    assert i.status == InterventionStatus.ENDED
+    assert history_for(i).filter(to_state=InterventionStatus.ENDED).exists()
