@@ -135,6 +135,23 @@ def _apply_errors(form, exc: Exception) -> None:
                 form.add_error(None, e)
 
 
+COMPLAINTS_PER_HOUR = 20
+
+
+def _complaints_throttled(request) -> bool:
+    """At most COMPLAINTS_PER_HOUR public complaints per address per hour (anti-spam)."""
+    from django.core.cache import cache
+
+    key = f"transit-complaints:{request.META.get('REMOTE_ADDR', '')}"
+    cache.add(key, 0, timeout=3600)
+    try:
+        count = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=3600)
+        count = 1
+    return count > COMPLAINTS_PER_HOUR
+
+
 class PublicComplaintView(TransitEnabledMixin, View):
     template_name = "transit/complaint_form.html"
 
@@ -151,6 +168,10 @@ class PublicComplaintView(TransitEnabledMixin, View):
     def post(self, request, pk: int):
         line = get_object_or_404(sel.public_lines(), pk=pk)
         form = f.ComplaintForm(request.POST)
+        if _complaints_throttled(request):
+            form.add_error(None, "Muitas reclamações enviadas deste endereço na última hora. Tente mais tarde "
+                                 "ou use o telefone da Prefeitura.")
+            return render(request, self.template_name, self._ctx(line, form), status=429)
         if form.is_valid():
             try:
                 complaint = svc.complaint_file(actor=request.user, line=line, **form.cleaned_data)

@@ -482,3 +482,15 @@ def test_extinction_ends_an_open_intervention_with_audit(running, judge, api, al
     i.refresh_from_db()
     assert i.status == InterventionStatus.ENDED
     assert history_for(i).filter(to_state=InterventionStatus.ENDED).exists()
+
+
+def test_public_complaints_are_throttled_per_address(running, web):
+    from licensing.views_transit import COMPLAINTS_PER_HOUR
+
+    _, line = running
+    url = reverse("transit-complaint", kwargs={"pk": line.pk})
+    client = web(None)
+    for _ in range(COMPLAINTS_PER_HOUR):
+        assert client.post(url, {"text": "Ônibus lotado e atrasado hoje."}).status_code == 200
+    assert client.post(url, {"text": "Ônibus lotado e atrasado hoje."}).status_code == 429
+    assert line.complaints.count() == COMPLAINTS_PER_HOUR
