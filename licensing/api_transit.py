@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
@@ -337,6 +338,7 @@ class LineListView(TransitAPIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="transit_lines_list")
     def get(self, request):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(sel.public_lines(), request, view=self)
@@ -348,6 +350,7 @@ class LineDetailView(TransitAPIView):
 
     permission_classes = [permissions.AllowAny]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         line = get_object_or_404(sel.public_lines(), pk=pk)
         return Response(line_json(line, detail=True))
@@ -358,7 +361,7 @@ class LineFareView(TransitAPIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[
         OpenApiParameter("zone", str, enum=["urban", "rural"]), OpenApiParameter("student", bool),
         OpenApiParameter("at", str, description="data ou data-hora ISO 8601; padrão: agora"),
     ])
@@ -394,7 +397,7 @@ class LineComplaintView(TransitAPIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [ComplaintThrottle]
 
-    @extend_schema(request=ComplaintIn)
+    @extend_schema(request=ComplaintIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, pk: int):
         line = get_object_or_404(sel.public_lines(), pk=pk)
         data = _valid(ComplaintIn, request)
@@ -408,12 +411,13 @@ class ConcessionaireListView(TransitAPIView):
     def get_permissions(self):
         return [TransitClerk()] if self.request.method == "POST" else [TransitStaff()]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="transit_concessionaires_list")
     def get(self, request):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(sel.concessionaires(), request, view=self)
         return paginator.get_paginated_response([company_json(c, staff=True) for c in page])
 
-    @extend_schema(request=ConcessionaireIn)
+    @extend_schema(request=ConcessionaireIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         company = svc.concessionaire_create(actor=request.user, **_valid(ConcessionaireIn, request))
         return Response(company_json(company, staff=True), status=201)
@@ -422,6 +426,7 @@ class ConcessionaireListView(TransitAPIView):
 class ConcessionaireDetailView(TransitAPIView):
     permission_classes = [TransitStaff]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         return Response(company_json(get_object_or_404(Concessionaire, pk=pk), staff=True))
 
@@ -430,13 +435,15 @@ class ConcessionListView(TransitAPIView):
     def get_permissions(self):
         return [TransitClerk()] if self.request.method == "POST" else [TransitStaff()]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="transit_concessions_list",
+                   parameters=[OpenApiParameter("status", str)])
     def get(self, request):
         paginator = PageNumberPagination()
         qs = sel.concessions(status=request.query_params.get("status") or None)
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response([concession_json(c) for c in page])
 
-    @extend_schema(request=ConcessionIn)
+    @extend_schema(request=ConcessionIn, responses={201: OpenApiTypes.OBJECT})
     def post(self, request):
         data = _valid(ConcessionIn, request)
         ids = data.pop("classified")
@@ -451,6 +458,7 @@ class ConcessionListView(TransitAPIView):
 class ConcessionDetailView(TransitAPIView):
     permission_classes = [TransitStaff]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, pk: int):
         try:
             concession = sel.concession_for_staff(pk)
@@ -473,6 +481,7 @@ class _Action(TransitAPIView):
     def represent(self, result):
         return concession_json(sel.concession_for_staff(result.pk), detail=True)
 
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
         obj = get_object_or_404(self.model, pk=pk)
         data = _valid(self.serializer_class, request) if self.serializer_class else {}
@@ -665,6 +674,7 @@ class DefaultConcludeView(_Action):
 class ComplaintListView(TransitAPIView):
     permission_classes = [TransitStaff]
 
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("status", str)])
     def get(self, request):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(sel.complaints(request.query_params.get("status") or None), request,
