@@ -301,3 +301,9 @@ class FareQuoteForm(forms.Form):
     zone = forms.ChoiceField(label="Trecho", choices=FareZone.choices, required=False)
     student = forms.BooleanField(label="Estudante (paga meia passagem)", required=False)
     at = date_field("Data da viagem", required=False, help_text="DD/MM/AAAA. Vazio: hoje.")
+
+
+class ComplaintLookupForm(forms.Form):
+    protocolo = forms.CharField(label="Protocolo", max_length=20, help_text="No formato AAAA/NNNNNN.")
+    codigo = forms.CharField(label="Código de consulta", max_length=20,
+                             help_text="O código mostrado quando a reclamação foi registrada (XXXX-XXXX-XXXX).")

@@ -490,6 +490,8 @@ class Complaint(models.Model):
 
     line = models.ForeignKey(BusLine, on_delete=models.PROTECT, related_name="complaints", verbose_name="linha")
     protocol = models.CharField("protocolo", max_length=20, unique=True)
+    access_code = models.CharField("código de consulta", max_length=14,
+                                   help_text="Dado a quem reclamou, para consultar a resposta sem login.")
     name = models.CharField("nome", max_length=200, blank=True)
     contact = models.CharField("contato (e-mail ou telefone)", max_length=200, blank=True)
     occurred_on = models.DateField("data do ocorrido", null=True, blank=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -21,6 +22,7 @@ from licensing.models_transit import (
     ItineraryStatus,
 )
 from portal import regulation
+from portal.numbering import normalize_verification_code
 
 PUBLIC_STATUSES = (ConcessionStatus.AWAITING_START, ConcessionStatus.IN_SERVICE, ConcessionStatus.INTERVENED)
 
@@ -238,3 +240,13 @@ def intervention_deadlines(pack, intervention) -> dict[str, dict]:
 def _law_basis(pack, article: str) -> str:
     law = pack.law((pack.collective_transport or {}).get("law", "")) or {}
     return f"{law.get('short', '')}, {article}".strip(", ")
+
+
+def complaint_lookup(protocol: str, access_code: str) -> Complaint | None:
+    """A complaint by its protocol AND access code (both are needed: protocols are sequential)."""
+    found = Complaint.objects.select_related("line").filter(protocol=(protocol or "").strip()).first()
+    if found is None or not access_code:
+        return None
+    if not hmac.compare_digest(found.access_code, normalize_verification_code(access_code)):
+        return None
+    return found

@@ -49,7 +49,7 @@ from licensing.models_transit import (
 from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation
-from portal.numbering import document_number, protocol_number
+from portal.numbering import document_number, protocol_number, verification_code
 from portal.validators import normalize_plate, only_digits, validate_plate
 
 Segment = rules.Segment
@@ -918,7 +918,8 @@ def complaint_file(*, actor=None, line: BusLine, text: str, name: str = "", cont
     if occurred_on and occurred_on > pack.today():
         raise ValidationError({"occurred_on": ["A data do ocorrido não pode ser futura."]})
     complaint = Complaint.objects.create(
-        line=line, protocol=protocol_number(pack.today().year), name=name.strip(), contact=contact.strip(),
+        line=line, protocol=protocol_number(pack.today().year), access_code=verification_code(),
+        name=name.strip(), contact=contact.strip(),
         occurred_on=occurred_on, text=text.strip(),
     )
     audit_log(actor=actor if getattr(actor, "is_authenticated", False) else "público (sem login)", obj=complaint,
@@ -1033,3 +1034,4 @@ def _notify_clerks(subject: str, body: str, dedup_key: str) -> None:
 
     for user in get_user_model().objects.filter(groups__name=Role.CLERK, is_active=True):
         notify(recipient=user, subject=subject, body=body, dedup_key=f"{dedup_key}-{user.pk}")
+

@@ -19,6 +19,7 @@ urlpatterns = [
     path(f"{P}/linhas/", v.PublicLineListView.as_view(), name="transit-lines"),
     path(f"{P}/linhas/<int:pk>/", v.PublicLineView.as_view(), name="transit-line"),
     path(f"{P}/linhas/<int:pk>/reclamar/", v.PublicComplaintView.as_view(), name="transit-complaint"),
+    path(f"{P}/reclamacoes/consulta/", v.PublicComplaintLookupView.as_view(), name="transit-complaint-lookup"),
     path(f"{G}/empresas/", v.ConcessionaireListView.as_view(), name="transit-concessionaires"),
     path(f"{G}/empresas/nova/", v.ConcessionaireCreateView.as_view(), name="transit-concessionaire-new"),
     path(f"{G}/empresas/<int:pk>/", v.ConcessionaireDetailView.as_view(), name="transit-concessionaire"),

@@ -183,6 +183,28 @@ class PublicComplaintView(TransitEnabledMixin, View):
         return render(request, self.template_name, self._ctx(line, form), status=400)
 
 
+class PublicComplaintLookupView(TransitEnabledMixin, View):
+    """Anyone who complained sees the status and the answer with the protocol and access code."""
+
+    template_name = "transit/complaint_lookup.html"
+
+    def get(self, request):
+        form = f.ComplaintLookupForm(request.GET or None)
+        complaint, status = None, 200
+        if form.is_bound:
+            if not form.is_valid():
+                status = 400
+            else:
+                complaint = sel.complaint_lookup(form.cleaned_data["protocolo"], form.cleaned_data["codigo"])
+                if complaint is None:
+                    form.add_error(None, "Não encontramos reclamação com este protocolo e código. Confira os dois.")
+                    status = 404
+        return render(request, self.template_name,
+                      {"form": form, "complaint": complaint,
+                       "crumbs": [("Linhas de ônibus", reverse("transit-lines")), ("Consultar reclamação", "")]},
+                      status=status)
+
+
 # --- staff lists -----------------------------------------------------------------------------
 class ConcessionListView(StaffMixin, TemplateView):
     template_name = "transit/concessions.html"

@@ -69,6 +69,9 @@ ROWS = [
     Row("transit-line", everyone(200), kwargs=_pk("t_line"), query="?zone=urban&student=on", notes="calculadora"),
     Row("transit-complaint", everyone(200), kwargs=_pk("t_line")),
     Row("transit-complaint", everyone(400), method="post", kwargs=_pk("t_line"), notes="formulário vazio"),
+    Row("transit-complaint-lookup", everyone(200)),
+    Row("transit-complaint-lookup", everyone(404), query="?protocolo=2026/000001&codigo=AAAA-BBBB-CCCC",
+        notes="código errado: nada revelado"),
     # staff pages
     Row("transit-concessionaires", only(STAFF)),
     Row("transit-concessionaire", only(STAFF), kwargs=_pk("t_company")),

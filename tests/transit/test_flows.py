@@ -356,6 +356,12 @@ def test_anyone_files_a_complaint_and_a_clerk_answers(running, web, clerk):
     complaint.refresh_from_db()
     assert complaint.status == "answered" and complaint.answered_by == clerk
     assert [h.action for h in history_for(complaint)] == ["complaint_filed", "complaint_answered"]
+    lookup = reverse("transit-complaint-lookup")
+    body = web(None).get(lookup, {"protocolo": complaint.protocol, "codigo": complaint.access_code}).content.decode()
+    assert "A empresa foi notificada." in body and "maria@example.org" not in body
+    wrong = web(None).get(lookup, {"protocolo": complaint.protocol, "codigo": "AAAA-BBBB-CCCC"})
+    assert wrong.status_code == 404 and "A empresa foi notificada." not in wrong.content.decode()
+    assert web(None).get(lookup, {"protocolo": "", "codigo": ""}).status_code == 400
 
 
 def test_html_contract_late_shows_the_article_and_keeps_the_values(alegre, web, clerk):
