@@ -65,6 +65,12 @@ def home_section(request) -> dict | None:
 
     if not sel.transit_enabled():
         return None
+    from decimal import Decimal
+
+    from portal import regulation
+
+    student = regulation.current().collective_param("fare.student_discount")
+    pct = f"{(Decimal(str(student.value)) * 100).normalize():f}".replace(".", ",") if student else ""
     return {"title": "Transporte coletivo", "template": "transit/_home_section.html",
-            "context": {"lines": sel.public_lines().count()},
+            "context": {"lines": sel.public_lines().count(), "student_pct": pct},
             "public_link": True, "public_link_label": "veja as linhas de ônibus"}

@@ -128,8 +128,7 @@ class ConcessionForm(forms.Form):
                                         help_text="Publicado na imprensa oficial (art. 3, §1º).")
     bidding_reference = forms.CharField(label="Licitação (concorrência)", max_length=100,
                                         help_text="Ex.: Concorrência Pública nº 1/2026.")
-    bidding_closed_on = date_field("Encerramento da licitação",
-                                   help_text="DD/MM/AAAA. O contrato deve ser assinado em até 10 dias (art. 8).")
+    bidding_closed_on = date_field("Encerramento da licitação")
     first = forms.ModelChoiceField(label="1ª classificada (vencedora)", queryset=Concessionaire.objects.none())
     second = forms.ModelChoiceField(label="2ª classificada", queryset=Concessionaire.objects.none(), required=False)
     third = forms.ModelChoiceField(label="3ª classificada", queryset=Concessionaire.objects.none(), required=False)
@@ -212,8 +211,7 @@ class ApproveForm(forms.Form):
     amendment_reference = forms.CharField(label="Termo aditivo", max_length=100,
                                           help_text="Número do aditivo contratual que formaliza a alteração (art. 7).")
     announced_on = date_field("Anunciada ao público em")
-    effective_from = date_field("Vigora a partir de",
-                                help_text="DD/MM/AAAA. Pelo menos 10 dias depois do anúncio (art. 7, §2º).")
+    effective_from = date_field("Vigora a partir de")
 
 
 class FareForm(forms.Form):
@@ -222,8 +220,7 @@ class FareForm(forms.Form):
                                 localize=True, widget=forms.TextInput(attrs={"inputmode": "decimal"}))
     decree = forms.CharField(label="Decreto", max_length=100, help_text="A alteração das passagens é objeto de decreto (art. 17).")
     announced_on = date_field("Anunciada em")
-    effective_from = date_field("Vigora a partir de",
-                                help_text="DD/MM/AAAA. Uma alteração vigora pelo menos 10 dias após o anúncio (art. 17).")
+    effective_from = date_field("Vigora a partir de")
 
 
 class BusForm(forms.Form):
@@ -299,7 +296,7 @@ class AnswerForm(forms.Form):
 
 class FareQuoteForm(forms.Form):
     zone = forms.ChoiceField(label="Trecho", choices=FareZone.choices, required=False)
-    student = forms.BooleanField(label="Estudante (paga meia passagem)", required=False)
+    student = forms.BooleanField(label="Estudante (passagem com desconto)", required=False)
     at = date_field("Data da viagem", required=False, help_text="DD/MM/AAAA. Vazio: hoje.")
 
 

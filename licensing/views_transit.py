@@ -81,8 +81,10 @@ class PublicLineListView(TransitEnabledMixin, TemplateView):
         pack = regulation.current()
         page = Paginator(sel.public_lines(), PER_PAGE).get_page(self.request.GET.get("page"))
         today = pack.today()
+        student = pack.collective_param("fare.student_discount")
         ctx.update(page_obj=page, rows=[(ln, sel.fares_in_force(ln, today)) for ln in page.object_list],
-                   law_url=_law_url(pack), student_param=pack.collective_param("fare.student_discount"))
+                   law_url=_law_url(pack), student_param=student, student_pct=_pct(student.value) if student else "",
+                   crumbs=[("Linhas de ônibus", "")])
         return ctx
 
 
@@ -95,6 +97,9 @@ class PublicLineView(TransitEnabledMixin, TemplateView):
         line = get_object_or_404(sel.public_lines(), pk=kwargs["pk"])
         itinerary = sel.itinerary_in_force(line)
         form = f.FareQuoteForm(self.request.GET or None)
+        student = pack.collective_param("fare.student_discount")
+        if student is not None:
+            form.fields["student"].label = f"Estudante (desconto de {_pct(student.value)} %)"
         quote = quote_error = None
         if form.is_bound and form.is_valid():
             try:
@@ -332,6 +337,17 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View):
     submit = "Salvar"
     success = "Registrado."
     basis_keys: tuple[str, ...] = ()
+    # field -> (hint with {n} = the parameter's value and {basis}, parameter key)
+    hints: dict[str, tuple[str, str]] = {}
+
+    def make_form(self, obj, data=None):
+        form = self.form_class(data, initial=self.initial(obj), **self.form_kwargs(obj))
+        pack = regulation.current()
+        for field, (text, key) in self.hints.items():
+            found = pack.collective_param(key)
+            if found is not None and field in form.fields:
+                form.fields[field].help_text = text.format(n=found.value, basis=found.legal_basis)
+        return form
 
     def get_object(self):
         if self.model is None:
@@ -371,12 +387,11 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View):
 
     def get(self, request, *args, **kwargs):
         obj = self.get_object()
-        form = self.form_class(initial=self.initial(obj), **self.form_kwargs(obj))
-        return render(request, self.template_name, self.context(obj, form))
+        return render(request, self.template_name, self.context(obj, self.make_form(obj)))
 
     def post(self, request, *args, **kwargs):
         obj = self.get_object()
-        form = self.form_class(request.POST, **self.form_kwargs(obj))
+        form = self.make_form(obj, request.POST)
         if form.is_valid():
             try:
                 result = self.perform(obj, form.cleaned_data)
@@ -390,6 +405,12 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View):
 
 def _pack():
     return regulation.current()
+
+
+def _pct(value) -> str:
+    from decimal import Decimal
+
+    return f"{(Decimal(str(value)) * 100).normalize():f}".replace(".", ",")
 
 
 def _schedule(data: dict) -> dict:
@@ -421,6 +442,8 @@ class ConcessionCreateView(ActionView):
              "convocada a assinar o contrato.")
     success = "Concessão registrada. A vencedora foi convocada a assinar o contrato."
     basis_keys = ("selection.method", "contract.sign_days")
+    hints = {"bidding_closed_on": ("DD/MM/AAAA. O contrato deve ser assinado em até {n} dias ({basis}).",
+                                   "contract.sign_days")}
 
     def form_kwargs(self, obj):
         return {"categories": svc.categories(_pack())}
@@ -442,6 +465,7 @@ class ContractSignView(ActionView):
     intro = "O contrato deve ser assinado pela empresa convocada no prazo; fora dele, ela renuncia e a próxima classificada é convocada."
     success = "Contrato registrado. O serviço deve começar no prazo do art. 22."
     basis_keys = ("contract.sign_days", "concession.term_years")
+    hints = {"signed_on": ("DD/MM/AAAA. Até {n} dias da convocação ({basis}).", "contract.sign_days")}
 
     def perform(self, obj, data):
         return svc.concession_contract_sign(actor=self.request.user, concession=obj, **data)
@@ -463,6 +487,8 @@ class ServiceStartView(ActionView):
     title = "Registrar início do serviço"
     success = "Início do serviço registrado."
     basis_keys = ("service.start_days",)
+    hints = {"started_on": ("DD/MM/AAAA. Até {n} dias do contrato, senão a delegação caduca ({basis}).",
+                            "service.start_days")}
 
     def perform(self, obj, data):
         return svc.concession_service_start(actor=self.request.user, concession=obj, **data)
@@ -557,6 +583,8 @@ class BusWithdrawView(ActionView):
 class InterventionCreateView(ActionView):
     form_class = f.InterventionForm
     title = "Registrar intervenção (decreto)"
+    hints = {"declared_on": ("DD/MM/AAAA. O procedimento administrativo deve ser instaurado em até {n} dias "
+                             "({basis}).", "intervention.open_days")}
     intro = "O decreto designa o interventor, o prazo e os objetivos e limites da medida (art. 23)."
     success = "Intervenção registrada. O procedimento administrativo deve ser instaurado no prazo do art. 24."
     basis_keys = ("intervention.open_days", "intervention.conclude_days")
@@ -572,6 +600,8 @@ class ProcedureOpenView(ActionView):
     model = Intervention
     form_class = f.ProcedureForm
     title = "Instaurar o procedimento administrativo da intervenção"
+    hints = {"opened_on": ("DD/MM/AAAA. Até {n} dias da declaração da intervenção ({basis}).",
+                           "intervention.open_days")}
     success = "Procedimento instaurado."
     basis_keys = ("intervention.open_days", "intervention.conclude_days")
 
@@ -584,6 +614,8 @@ class InterventionConcludeView(ActionView):
     model = Intervention
     form_class = f.InterventionConcludeForm
     title = "Concluir o procedimento da intervenção"
+    hints = {"concluded_on": ("DD/MM/AAAA. Até {n} dias da instauração, senão a intervenção é inválida ({basis}).",
+                              "intervention.conclude_days")}
     intro = "Se os pressupostos legais não foram observados, a intervenção é nula e o serviço volta à delegatária (art. 24, §1º)."
     success = "Procedimento concluído."
     basis_keys = ("intervention.conclude_days",)
@@ -643,6 +675,8 @@ class FareCreateView(ActionView):
     model = BusLine
     form_class = f.FareForm
     title = "Fixar tarifa (decreto)"
+    hints = {"effective_from": ("DD/MM/AAAA. Uma alteração vigora pelo menos {n} dias após o anúncio ({basis}).",
+                                "fare.min_notice_days")}
     success = "Tarifa registrada."
     basis_keys = ("fare.min_notice_days", "fare.student_discount", "fare.urban_rural_may_differ")
 
@@ -657,10 +691,20 @@ class ItineraryChangeView(ActionView):
     model = BusLine
     form_class = f.ItineraryChangeForm
     title = "Propor alteração de itinerário ou horário"
-    intro = ("Até 25 % do trajeto original, por termo aditivo; acima disso exige nova concorrência (art. 7). "
-             "A alteração só vigora depois de aprovada e anunciada com 10 dias de antecedência.")
     success = "Alteração registrada; aguarda aprovação e anúncio."
     basis_keys = ("itinerary.max_change_ratio", "itinerary.notice_days")
+
+    def context(self, obj, form):
+        ctx = super().context(obj, form)
+        pack = _pack()
+        ratio = pack.collective_param("itinerary.max_change_ratio")
+        notice = pack.collective_param("itinerary.notice_days")
+        ctx["intro"] = (
+            f"Até {_pct(ratio.value)} % do trajeto original, por termo aditivo; acima disso exige nova concorrência "
+            f"({ratio.legal_basis}). A alteração só vigora depois de aprovada e anunciada com {notice.value} dias "
+            f"de antecedência ({notice.legal_basis})."
+        )
+        return ctx
 
     def initial(self, obj):
         current = sel.itinerary_in_force(obj)
@@ -681,6 +725,7 @@ class ItineraryApproveView(ActionView):
     title = "Aprovar alteração de itinerário"
     success = "Alteração aprovada; vigora na data informada."
     basis_keys = ("itinerary.notice_days",)
+    hints = {"effective_from": ("DD/MM/AAAA. Pelo menos {n} dias depois do anúncio ({basis}).", "itinerary.notice_days")}
 
     def perform(self, obj, data):
         return svc.itinerary_change_approve(actor=self.request.user, itinerary=obj, **data)
@@ -694,6 +739,7 @@ class ItineraryDiscardView(ItineraryApproveView):
     title = "Descartar alteração proposta"
     success = "Alteração descartada."
     basis_keys = ()
+    hints = {}
 
     def perform(self, obj, data):
         return svc.itinerary_change_discard(actor=self.request.user, itinerary=obj, reason=data["reason"])
