@@ -41,6 +41,7 @@ def concessionaires() -> QuerySet[Concessionaire]:
 
 def concessions(status: str | None = None, q: str = "") -> QuerySet[Concession]:
     qs = (Concession.objects.select_related("concessionaire")
+          .prefetch_related("classified__concessionaire", "defaults", "interventions")
           .annotate(lines_count=Count("lines", distinct=True))
           .order_by("-created_at", "-id"))
     if status:
@@ -212,6 +213,12 @@ def concession_deadlines(pack, concession: Concession) -> dict[str, dict]:
         for key, value in intervention_deadlines(pack, i).items():
             out[f"{key}_{i.pk}"] = value
     return out
+
+
+def next_deadline(pack, concession: Concession) -> dict | None:
+    """The nearest running deadline of a concession (uses prefetched relations)."""
+    found = sorted(concession_deadlines(pack, concession).values(), key=lambda d: d["date"])
+    return found[0] if found else None
 
 
 def intervention_deadlines(pack, intervention) -> dict[str, dict]:

@@ -224,7 +224,9 @@ class ConcessionListView(StaffMixin, TemplateView):
         counts = sel.concession_status_counts()
         from urllib.parse import urlencode
 
+        pack = regulation.current()
         ctx.update(page_obj=page, status=status, q=q,
+                   rows=[(c, sel.next_deadline(pack, c)) for c in page.object_list],
                    statuses=[(value, label, counts.get(value, 0)) for value, label in ConcessionStatus.choices],
                    querystring=urlencode({k: v for k, v in (("status", status), ("q", q)) if v}),
                    is_clerk=_has(self.request.user, CLERKS), crumbs=[("Concessões de transporte coletivo", "")])
