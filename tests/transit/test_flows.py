@@ -500,3 +500,13 @@ def test_public_complaints_are_throttled_per_address(running, web):
         assert client.post(url, {"text": "Ônibus lotado e atrasado hoje."}).status_code == 200
     assert client.post(url, {"text": "Ônibus lotado e atrasado hoje."}).status_code == 429
     assert line.complaints.count() == COMPLAINTS_PER_HOUR
+
+
+def test_clerk_sees_running_deadlines_with_dates_and_articles(alegre, clerk, judge, web):
+    c = make_concession(alegre, closed_days_ago=4)
+    deadline = (alegre.today() + timedelta(days=6)).strftime("%d/%m/%Y")
+    listing = web(clerk).get(reverse("transit-concessions")).content.decode()
+    assert "Assinatura do contrato por Primeira Ltda" in listing and deadline in listing and "faltam 6 dias" in listing
+    detail = web(judge).get(reverse("transit-concession", kwargs={"pk": c.pk})).content.decode()
+    assert deadline in detail and "art. 8" in detail
+    assert reverse("transit-contract", kwargs={"pk": c.pk}) not in detail  # the julgador does not sign contracts
