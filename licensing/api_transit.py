@@ -614,6 +614,28 @@ class ItineraryApproveView(_Action):
         return itinerary_json(result)
 
 
+class ItineraryDiscardView(_Action):
+    model = Itinerary
+    serializer_class = ReasonIn
+
+    def act(self, obj, data, user):
+        return svc.itinerary_change_discard(actor=user, itinerary=obj, reason=data.get("reason", ""))
+
+    def represent(self, result):
+        return itinerary_json(result)
+
+
+class BusWithdrawView(_Action):
+    model = Bus
+    serializer_class = ReasonIn
+
+    def act(self, obj, data, user):
+        return svc.bus_withdraw(actor=user, bus=obj, reason=data.get("reason", ""))
+
+    def represent(self, result):
+        return bus_json(result)
+
+
 class ProcedureOpenView(_Action):
     model = Intervention
     serializer_class = ProcedureIn

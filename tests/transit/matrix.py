@@ -138,6 +138,8 @@ _API_CLERK = [
     ("api-transit-line-fares", "t_line", 400),
     ("api-transit-itinerary-change", "t_line", 400),
     ("api-transit-itinerary-approve", "t_itinerary", 400),
+    ("api-transit-itinerary-discard", "t_itinerary", 400),
+    ("api-transit-bus-withdraw", "t_bus", 400),
     ("api-transit-contract", "t_concession", 400),
     ("api-transit-call-next", "t_concession", 409),
     ("api-transit-start", "t_concession", 400),

@@ -510,3 +510,18 @@ def test_clerk_sees_running_deadlines_with_dates_and_articles(alegre, clerk, jud
     detail = web(judge).get(reverse("transit-concession", kwargs={"pk": c.pk})).content.decode()
     assert deadline in detail and "art. 8" in detail
     assert reverse("transit-contract", kwargs={"pk": c.pk}) not in detail  # the julgador does not sign contracts
+
+
+def test_bus_withdrawal_and_discarded_change_are_audited(running, clerk, api):
+    c, line = running
+    bus = svc.bus_register(actor=None, concession=c, plate="XYZ9A87", category="onibus", seated=35, standing=5)
+    url = reverse("api-transit-bus-withdraw", kwargs={"pk": bus.pk})
+    assert api(clerk).post(url, {}, format="json").status_code == 400  # reason required
+    r = api(clerk).post(url, {"reason": "Veículo acidentado"}, format="json")
+    assert r.status_code == 200 and r.json()["status"] == "withdrawn"
+    assert api(clerk).post(url, {"reason": "de novo"}, format="json").status_code == 409
+    assert history_for(bus).filter(action="bus_withdrawn").count() == 1
+    proposed = _change(api, clerk, line, "5").json()
+    r = api(clerk).post(reverse("api-transit-itinerary-discard", kwargs={"pk": proposed["id"]}),
+                        {"reason": "Proposta substituída"}, format="json")
+    assert r.status_code == 200 and r.json()["status"] == ItineraryStatus.DISCARDED
