@@ -159,7 +159,7 @@ class FareQuote:
 
 
 class FareNotFound(Exception):
-    pass
+    """No fare of the asked zone is in force on the line at that date."""
 
 
 def fare_quote(line: BusLine, *, zone: str = FareZone.URBAN, student: bool = False, at: date | None = None) -> FareQuote:
