@@ -24,6 +24,18 @@ class LicensingConfig(AppConfig):
 
         hooks_lifecycle.register()
         register_hooks()  # quota check after load_regulation
+        from licensing.demo_transit import home_section, seed_transit_demo
+        from licensing.selectors_transit import transit_enabled
+        from portal.hooks import register_demo_seed, register_home_section
+
+        transit_staff = (Role.CLERK, Role.JUDGE, Role.ADMIN)
+        register(  # collective transport: only when the active pack has it
+            MenuItem("Linhas de ônibus", "transit-lines", (), 60, visible=transit_enabled),
+            MenuItem("Concessões (ônibus)", "transit-concessions", transit_staff, 61, visible=transit_enabled),
+            MenuItem("Reclamações (ônibus)", "transit-complaints", transit_staff, 62, visible=transit_enabled),
+        )
+        register_home_section(home_section)
+        register_demo_seed(seed_transit_demo)
         register(
             MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), 80),
             MenuItem("Veículos na idade máxima", "ops-aged-vehicles", (Role.CLERK, Role.ADMIN), 81),

@@ -521,3 +521,4 @@ class ApplicantProfile(models.Model):
 
 
 from licensing.models_lifecycle import *  # noqa: E402,F401,F403
+from licensing.models_transit import *  # noqa: E402,F401,F403

@@ -17,3 +17,7 @@ BEAT = {
 
 # A grant's life: overdue returns from leave of absence.
 BEAT["leaves-flag-overdue"] = {"task": "licensing.leaves_flag_overdue", "schedule": 3600.0 * 6}
+
+# Collective transport: deadlines (contract, start of service, intervention, term). Hourly: the
+# sweep compares dates and is idempotent, so a missed run is caught up the next hour.
+BEAT["transit-deadlines"] = {"task": "licensing.tasks_transit.transit_deadlines", "schedule": 3600.0}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.urls import NoReverseMatch, reverse
@@ -15,6 +16,7 @@ class MenuItem:
     url_name: str
     roles: tuple[str, ...]  # empty = everyone (public); "*" = any signed-in user
     order: int = 100
+    visible: Callable[[], bool] | None = None  # e.g. only when the active pack has the module
 
 
 _ITEMS: list[MenuItem] = []
@@ -31,6 +33,8 @@ def items_for(user, *, public: bool | None = None) -> list[dict]:
     ``public=False``: only the user's own work (the main menu of a signed-in person)."""
     out = []
     for item in sorted(_ITEMS, key=lambda i: (i.order, i.label)):
+        if item.visible is not None and not item.visible():
+            continue
         is_public = item.roles == ()
         if public is True and not is_public:
             continue

@@ -19,6 +19,7 @@ api_v1 = [
     path("", include("tariffs.api_urls")),
     path("", include("fleet.api_urls")),
     path("", include("portal.public.api_urls")),
+    path("", include("licensing.transit_api_urls")),
 ]
 
 urlpatterns = [
@@ -50,6 +51,7 @@ urlpatterns = [
     path("", include("fleet.urls")),
     path("", include("portal.public.urls")),
     path("", include("portal.ops_urls")),
+    path("", include("licensing.transit_urls")),
 ]
 
 handler403 = "portal.errors.permission_denied"
