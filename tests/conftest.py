@@ -74,7 +74,7 @@ def make_user(username: str, role: str | None, *, cpf: str | None = None, name: 
         name=name or username.title(), **extra,
     )
     if role:
-        user.groups.add(Group.objects.get(name=role))
+        user.groups.add(Group.objects.get_or_create(name=role)[0])  # a transactional test may have flushed the groups
     return user
 
 

@@ -35,7 +35,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     @factory.post_generation
     def role(self, create, extracted, **kwargs):
         if create:
-            self.groups.add(Group.objects.get(name=extracted or Role.APPLICANT))
+            self.groups.add(Group.objects.get_or_create(name=extracted or Role.APPLICANT)[0])
 
 
 class VehicleFactory(factory.django.DjangoModelFactory):

@@ -197,3 +197,52 @@ def test_fares_alegre(setup_pack):
     assert client().get("/api/v1/fares/quote/", {"modality": "taxi"}).status_code == 400
     t = client().get("/api/v1/fares/tariffs/", {"modality": "taxi"}).json()
     assert t["legal_basis"] and t["components"]
+
+
+def _issue_and_uphold(tokens, holder_token, plate, code, occurred: date, holder_cpf):
+    agent, clerk, judge = (client(tokens[r]) for r in ("agente", "atendente", "julgador"))
+    inf = agent.post("/api/v1/infractions/", {
+        "plate": plate, "infraction_code": code, "occurred_at": f"{occurred.isoformat()}T10:00:00-03:00",
+        "location": "Centro", "description": "Constatado pelo agente.", "driver_cpf": holder_cpf,
+        "alvara_retained": False}, format="json")
+    assert inf.status_code == 201, inf.content
+    inf_id = inf.json()["id"]
+    assert clerk.post(f"/api/v1/infractions/{inf_id}/notify/", {"acknowledged_on": date.today().isoformat()},
+                      format="json").status_code == 200
+    judged = judge.post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."},
+                        format="json")
+    assert judged.status_code == 200, judged.content
+    return inf_id, judged.json()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("days_between,doubled", [(30, True), (31, False)])
+def test_alegre_second_fine_within_30_days_is_doubled(setup_pack, days_between, doubled):
+    tokens = setup_pack("alegre")
+    cpf = "39053344705"
+    alice = sign_up(cpf, "Alice Taxista")
+    _, ap = run_grant(tokens, alice, application_payload(doors=5))
+    assert ap.status_code == 200, ap.content
+    catalogue = client(tokens["agente"]).get("/api/v1/infractions/catalogue/").json()
+    items = catalogue if isinstance(catalogue, list) else catalogue["results"]
+    code = next(i["code"] for i in items if i["code"].startswith("19-"))
+    today = date.today()
+    first_id, first = _issue_and_uphold(tokens, alice, "QRS1A23", code, today - timedelta(days=days_between + 1), cpf)
+    assert first["penalty"]["multiplier"] == 1 and first["penalty"]["recidivism"] is False
+    _, second = _issue_and_uphold(tokens, alice, "QRS1A23", code, today - timedelta(days=1), cpf)
+    penalty = second["penalty"]
+    assert penalty["recidivism"] is doubled
+    assert penalty["multiplier"] == (2 if doubled else 1)
+    from decimal import Decimal
+
+    assert Decimal(penalty["amount"]) == Decimal(penalty["base_amount"]) * penalty["multiplier"]
+    assert re.match(r"^\d{4}-\d{2}-\d{2}$", second["appeal_deadline"])
+    # a late defense is refused with the article: notified 16 days ago, 15 days to defend
+    agent = client(tokens["agente"])
+    late = agent.post("/api/v1/infractions/", {
+        "plate": "QRS1A23", "infraction_code": code, "occurred_at": f"{(today - timedelta(days=20)).isoformat()}T10:00:00-03:00",
+        "location": "Centro", "description": "x", "driver_cpf": cpf, "alvara_retained": False}, format="json").json()
+    client(tokens["atendente"]).post(f"/api/v1/infractions/{late['id']}/notify/",
+                                     {"acknowledged_on": (today - timedelta(days=16)).isoformat()}, format="json")
+    refused = client(alice).post(f"/api/v1/infractions/{late['id']}/defense/", {"text": "Tarde."}, format="json")
+    assert refused.status_code == 409 and "art. 18" in refused.json()["rule"]["legal_basis"]
