@@ -516,3 +516,13 @@ def test_fine_value_set_by_decree_applies_from_its_date(api, alegre, grant, issu
     assert chain.judge(after["id"])["penalty"]["amount"] == "199.98"  # recidivism within 30 days: ×2
     items = {i["code"]: i for i in api(None).get("/api/v1/infractions/catalogue/").json()["results"]}
     assert items["19-I"]["penalties"][0]["fine_amount"] == "210.50"
+
+
+def test_list_filters_by_status_and_plate(api, alegre, clerk, grant, issue, chain):
+    first = issue(grant.vehicle.plate, "19-I")
+    issue("XYZ9A87", "19-II")
+    chain.notify(first["id"])
+    client = api(clerk)
+    assert [r["id"] for r in client.get("/api/v1/infractions/", {"status": "notified"}).json()["results"]] == [first["id"]]
+    assert client.get("/api/v1/infractions/", {"plate": "xyz-9a87"}).json()["count"] == 1
+    assert client.get("/api/v1/infractions/", {"status": "issued,notified"}).json()["count"] == 2
