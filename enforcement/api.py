@@ -146,7 +146,15 @@ class InfractionListCreateView(ListAPIView):
     serializer_class = InfractionCreateSerializer
 
     def get_queryset(self):
-        return selectors.infractions_for(self.request.user).order_by("-occurred_at", "-id")
+        qs = selectors.infractions_for(self.request.user).order_by("-occurred_at", "-id")
+        params = self.request.query_params
+        if params.get("status"):
+            qs = qs.filter(status__in=params["status"].split(","))
+        if params.get("plate"):
+            from portal.validators import normalize_plate
+
+            qs = qs.filter(plate=normalize_plate(params["plate"]))
+        return qs
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def list(self, request, *args, **kwargs):

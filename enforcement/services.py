@@ -108,11 +108,15 @@ def catalogue_entries(pack, codes: list[str]) -> list[dict]:
     return out
 
 
-def fine_overrides(pack, codes: list[str]) -> dict[str, Decimal]:
-    """Fine values set by the admin as parameters ``fine.<code>`` (reais), by decree."""
+def fine_overrides(pack, codes: list[str], at: date | None = None) -> dict[str, Decimal]:
+    """Fine values set by decree, entered by the admin as parameters ``fine.<code>`` (reais),
+    in force on the day of the infraction."""
     out = {}
     for code in codes:
-        raw = pack.value(f"fine.{code}")
+        param = pack.param(f"fine.{code}", at=at)
+        if param is None or (at is not None and param.effective_from > at):
+            continue  # no decree value in force on that day: the catalogue's value applies
+        raw = param.value
         if raw not in (None, ""):
             try:
                 out[code] = Decimal(str(raw))
@@ -362,7 +366,7 @@ def compute_penalty_for(infraction: Infraction, pack=None) -> dict:
         entries, unit_value=unit[0] if unit else None, unit_name=pack.fiscal_unit.get("name", ""),
         multiplier=multiplier, recidivism_refs=[p.ref for p in refs],
         recidivism_basis=pack.basis("recidivism.mode", infraction.modality or None),
-        fine_overrides=fine_overrides(pack, infraction.codes),
+        fine_overrides=fine_overrides(pack, infraction.codes, infraction.occurred_on),
     )
     if penalty["recidivism"]:
         penalty["recidivism_autos"] = [

@@ -494,3 +494,35 @@ def test_simultaneous_infractions_in_one_auto_add_up(arapora, grant, issue, chai
     assert penalty["codes"] == ["B-3", "C-4", "A", "B-1"]
     assert penalty["fine_units"] == 8 and penalty["amount"] == "80.00" and penalty["suspension_days"] == 30
     assert penalty["legal_basis"][1].endswith("art. 23, X")
+
+
+def test_fine_value_set_by_decree_applies_from_its_date(api, alegre, grant, issue, chain):
+    from portal.models import Municipality, RegulationParameter
+
+    today = alegre.today()
+    RegulationParameter.objects.create(municipality=Municipality.objects.get(is_active=True), key="fine.19-I",
+                                       value="210.50", legal_basis="Decreto nº 1/2026 (exemplo)",
+                                       effective_from=today - timedelta(days=5), source="admin")
+    regulation.invalidate()
+    before = issue(grant.vehicle.plate, "19-I", today - timedelta(days=10))
+    after = issue(grant.vehicle.plate, "19-II", today - timedelta(days=1))
+    chain.notify(before["id"], today)
+    assert chain.judge(before["id"])["penalty"]["amount"] == "150.00"
+    RegulationParameter.objects.create(municipality=Municipality.objects.get(is_active=True), key="fine.19-II",
+                                       value="99.99", legal_basis="Decreto nº 1/2026 (exemplo)",
+                                       effective_from=today - timedelta(days=5), source="admin")
+    regulation.invalidate()
+    chain.notify(after["id"], today)
+    assert chain.judge(after["id"])["penalty"]["amount"] == "199.98"  # recidivism within 30 days: ×2
+    items = {i["code"]: i for i in api(None).get("/api/v1/infractions/catalogue/").json()["results"]}
+    assert items["19-I"]["penalties"][0]["fine_amount"] == "210.50"
+
+
+def test_list_filters_by_status_and_plate(api, alegre, clerk, grant, issue, chain):
+    first = issue(grant.vehicle.plate, "19-I")
+    issue("XYZ9A87", "19-II")
+    chain.notify(first["id"])
+    client = api(clerk)
+    assert [r["id"] for r in client.get("/api/v1/infractions/", {"status": "notified"}).json()["results"]] == [first["id"]]
+    assert client.get("/api/v1/infractions/", {"plate": "xyz-9a87"}).json()["count"] == 1
+    assert client.get("/api/v1/infractions/", {"status": "issued,notified"}).json()["count"] == 2

@@ -215,3 +215,34 @@ def test_home_tells_the_holder_of_a_running_deadline(web, alegre, grant, agent, 
     deadline = (alegre.today() + timedelta(days=15)).strftime("%d/%m/%Y")
     assert f"vence em {deadline}" in web(applicant).get("/").content.decode()
     assert "autos de infração com prazo" not in web(outsider).get("/").content.decode()
+
+
+def test_no_html_path_edits_or_deletes_an_auto(web, alegre, grant, agent, judge, clerk, admin_user):
+    from django.urls import get_resolver
+
+    inf, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
+                                       occurred_at=timezone.now(), location="x", description="y")
+    included = [r for r in get_resolver().url_patterns if getattr(r, "namespace", None) == "enforcement"]
+    names = [pattern.name for r in included for pattern in r.url_patterns]
+    assert names and not [n for n in names if any(w in n for w in ("edit", "update", "delete", "change"))]
+    for user in (agent, judge, clerk, admin_user):
+        client = web(user)
+        url = reverse("enforcement:detail", args=[inf.pk])
+        assert client.post(url, {"location": "outro"}).status_code == 405
+        assert client.delete(url).status_code == 405
+        assert client.put(url, {"location": "outro"}).status_code == 405
+    inf.refresh_from_db()
+    assert inf.location == "x" and inf.status == "issued"
+
+
+def test_periodic_tasks_run_through_celery_and_record_the_run(alegre, grant, agent, clerk):
+    from enforcement import tasks
+    from portal.models import JobRun
+
+    inf, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
+                                       occurred_at=timezone.now() - timedelta(days=40), location="x", description="y")
+    services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=alegre.today() - timedelta(days=30))
+    assert tasks.close_defense_windows.delay().get() == 1
+    assert tasks.close_defense_windows.delay().get() == 0
+    assert tasks.close_appeal_windows.delay().get() == 0 and tasks.lift_ended_suspensions.delay().get() == 0
+    assert JobRun.objects.filter(name="enforcement_close_defense_windows").count() == 2
