@@ -246,3 +246,30 @@ def test_alegre_second_fine_within_30_days_is_doubled(setup_pack, days_between, 
                                      {"acknowledged_on": (today - timedelta(days=16)).isoformat()}, format="json")
     refused = client(alice).post(f"/api/v1/infractions/{late['id']}/defense/", {"text": "Tarde."}, format="json")
     assert refused.status_code == 409 and "art. 18" in refused.json()["rule"]["legal_basis"]
+
+
+@pytest.mark.django_db
+def test_cassacao_ends_the_grant_and_bars_a_new_application(setup_pack):
+    """Itagibá art. 19 §4: a final cassação ends the grant and bars the holder for 60 months."""
+    from enforcement.models import Infraction
+    from enforcement.tasks import close_appeal_windows
+
+    tokens = setup_pack("itagiba")
+    cpf = "39053344705"
+    alice = sign_up(cpf, "Alice Taxista")
+    _, ap = run_grant(tokens, alice, application_payload())
+    assert ap.status_code == 200, ap.content
+    code = ap.json()["authorization"]["verification_code"]
+    items = client(tokens["agente"]).get("/api/v1/infractions/catalogue/").json()
+    items = items if isinstance(items, list) else items["results"]
+    cassation = next(i["code"] for i in items if "cassation" in str(i["penalties"]) and i["code"].startswith("19-"))
+    inf_id, judged = _issue_and_uphold(tokens, alice, "QRS1A23", cassation, date.today() - timedelta(days=2), cpf)
+    assert "cassation" in judged["penalty"]["kinds"]
+    # the appeal window closes without an appeal: the decision becomes final and takes effect
+    Infraction.objects.filter(pk=inf_id).update(appeal_deadline=date.today() - timedelta(days=1))
+    assert close_appeal_windows() == 1 and close_appeal_windows() == 0
+    verify = client().get(f"/api/v1/verify/{code}/").json()
+    assert verify["valid"] is False and verify["status"] == "cassada"
+    again = client(alice).post("/api/v1/applications/", application_payload(plate="XYZ9Z99"), format="json")
+    assert again.status_code == 400 and again.json()["rule"]["code"] == "cassation.bar"
+    assert "art. 19" in again.json()["rule"]["legal_basis"]
