@@ -62,7 +62,7 @@ class CancelSerializer(serializers.Serializer):
     reason = serializers.CharField(label="motivo", max_length=5000)
 
 
-class PaySerializer(serializers.Serializer):
+class FinePaySerializer(serializers.Serializer):
     paid_on = serializers.DateField(label="data do pagamento")
 
 
@@ -284,9 +284,9 @@ class CancelView(APIView):
 class FinePayView(APIView):
     permission_classes = [IsClerk]
 
-    @extend_schema(request=PaySerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=FinePaySerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request, pk: int):
-        ser = PaySerializer(data=request.data)
+        ser = FinePaySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
         fine = get_object_or_404(Fine, infraction_id=pk)
         fine = services.fine_mark_paid(actor=request.user, fine=fine, paid_on=ser.validated_data["paid_on"])
