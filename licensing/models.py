@@ -420,6 +420,10 @@ class ApplicationDocument(models.Model):
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="supersedes",
         verbose_name="substituído por",
     )
+    purged_at = models.DateTimeField(
+        "arquivo apagado em", null=True, blank=True,
+        help_text="Arquivo apagado pela política de retenção (LGPD); o registro permanece.",
+    )
 
     class Meta:
         verbose_name = "documento do requerimento"

@@ -242,3 +242,10 @@ def criterion_display(entry: RankingEntry, criterion: str) -> str:
     if criterion == "registration_oldest":
         return f"{entry.submitted_at:%d/%m/%Y %H:%M}" if entry.submitted_at else "—"
     return ""
+
+
+def retention_expired(decided_or_idle_since: date, today: date, retention_days: int) -> bool:
+    """LGPD: documents of a refused, withdrawn or abandoned application are kept for
+    ``retention.refused_documents_days`` days after the decision (or the last change of an
+    abandoned draft); on the day after that they are deleted. Day N keeps, day N+1 deletes."""
+    return (today - decided_or_idle_since).days > retention_days

@@ -21,3 +21,6 @@ BEAT["leaves-flag-overdue"] = {"task": "licensing.leaves_flag_overdue", "schedul
 # Collective transport: deadlines (contract, start of service, intervention, term). Hourly: the
 # sweep compares dates and is idempotent, so a missed run is caught up the next hour.
 BEAT["transit-deadlines"] = {"task": "licensing.tasks_transit.transit_deadlines", "schedule": 3600.0}
+
+# LGPD retention: files of refused, withdrawn or abandoned applications past the pack's period.
+BEAT["licensing-purge-documents"] = {"task": "licensing.tasks.purge_expired_documents", "schedule": crontab(minute=45, hour=3)}

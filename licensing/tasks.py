@@ -29,3 +29,8 @@ def check_vehicle_ages() -> int:
 def check_quotas() -> int:
     name = "licensing.quota_check"
     return run_job(name, lambda: jobs.check_quotas(job_name=name))
+
+
+@shared_task(acks_late=True)
+def purge_expired_documents() -> int:
+    return run_job("licensing.purge_expired_documents", jobs.purge_expired_documents)

@@ -397,6 +397,8 @@ class DocumentFileView(RoleRequiredMixin, View):
     def get(self, request, pk, doc_id):
         app = get_object_or_404(applications_visible_to(request.user), pk=pk)
         doc = get_object_or_404(ApplicationDocument, pk=doc_id, application=app)
+        if doc.purged_at is not None or not doc.file:
+            raise Http404("O arquivo foi apagado pela política de retenção de dados (LGPD).")
         audit_log(actor=request.user, obj=app, action="document_viewed", data={"document": doc.pk, "type": doc.type})
         ext = doc.file.name.rsplit(".", 1)[-1]
         response = serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
