@@ -305,21 +305,24 @@ def quotas(pack: Pack) -> list[dict]:
 
 
 # --- statistics ---------------------------------------------------------------------------
-def grants_by_modality_and_month(
-    pack: Pack, months: int = 12
-) -> tuple[list[date], dict[str, list[int]]]:
+def last_months(pack: Pack, months: int = 12) -> list[date]:
+    """First days of the last ``months`` months, oldest first, in the municipality's calendar."""
     today = pack.today()
     first = date(today.year, today.month, 1)
     for _ in range(months - 1):
-        first = (
-            date(first.year - 1, 12, 1)
-            if first.month == 1
-            else date(first.year, first.month - 1, 1)
-        )
+        first = date(first.year - 1, 12, 1) if first.month == 1 else date(first.year, first.month - 1, 1)
     month_list = [first]
     while len(month_list) < months:
         m = month_list[-1]
         month_list.append(date(m.year + 1, 1, 1) if m.month == 12 else date(m.year, m.month + 1, 1))
+    return month_list
+
+
+def grants_by_modality_and_month(
+    pack: Pack, months: int = 12
+) -> tuple[list[date], dict[str, list[int]]]:
+    month_list = last_months(pack, months)
+    first = month_list[0]
     rows = (
         Authorization.objects.filter(issued_at__date__gte=first)
         .annotate(month=TruncMonth("issued_at", tzinfo=pack.tz))
@@ -357,5 +360,46 @@ def average_days_since_issue(pack: Pack) -> dict[str, float | None]:
     ):
         t = totals.setdefault(modality, [0, 0])
         t[0] += (today - issued_at.astimezone(pack.tz).date()).days
+        t[1] += 1
+    return {m: (round(s / n, 1) if n else None) for m, (s, n) in totals.items()}
+
+
+def autos_by_article_and_month(pack: Pack, months: int = 12) -> tuple[list[date], dict[str, list[int]]]:
+    """Autos de infração (not cancelled) by month of the infraction and article of the law."""
+    from enforcement.models import Infraction, InfractionStatus
+
+    month_list = last_months(pack, months)
+    index = {m: i for i, m in enumerate(month_list)}
+    rows = (
+        Infraction.objects.filter(occurred_at__date__gte=month_list[0])
+        .exclude(status=InfractionStatus.CANCELLED)
+        .annotate(month=TruncMonth("occurred_at", tzinfo=pack.tz))
+        .values("infraction_code", "month")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    series: dict[str, list[int]] = {}
+    for row in rows:
+        article = "art. " + row["infraction_code"].split("-")[0]
+        key = date(row["month"].year, row["month"].month, 1)
+        if key in index:
+            series.setdefault(article, [0] * months)[index[key]] += row["n"]
+    ordered = sorted(series, key=lambda a: (len(a), a))
+    return month_list, {a: series[a] for a in ordered}
+
+
+def average_days_protocol_to_grant(pack: Pack) -> dict[str, float | None]:
+    """Average calendar days from the protocol of a new application to its grant, per modality."""
+    from licensing.models import Application, ApplicationStatus
+
+    totals: dict[str, list[int]] = {m: [0, 0] for m in modalities(pack)}
+    for modality, submitted_at, decided_at in (
+        Application.objects.filter(status=ApplicationStatus.APPROVED, submitted_at__isnull=False,
+                                   decided_at__isnull=False)
+        .values_list("modality", "submitted_at", "decided_at")
+        .iterator()
+    ):
+        t = totals.setdefault(modality, [0, 0])
+        t[0] += (decided_at.astimezone(pack.tz).date() - submitted_at.astimezone(pack.tz).date()).days
         t[1] += 1
     return {m: (round(s / n, 1) if n else None) for m, (s, n) in totals.items()}

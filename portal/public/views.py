@@ -170,7 +170,14 @@ class StatisticsView(View):
         }
         status_labels = [selectors.STATUS_LABELS[s] for s in statuses]
         averages = selectors.average_days_since_issue(pack)
+        to_grant = selectors.average_days_protocol_to_grant(pack)
+        _, autos = selectors.autos_by_article_and_month(pack)
         ctx = {
+            "autos_chart": charts.bar_chart(title="Autos de infração por mês e artigo da lei", labels=labels,
+                                            series=autos) if autos else None,
+            "autos_rows": [(labels[i], [autos[a][i] for a in autos]) for i in range(len(labels))],
+            "autos_names": list(autos),
+            "to_grant": [(pack.modality_label(m), to_grant.get(m)) for m in selectors.modalities(pack)],
             "month_chart": charts.bar_chart(
                 title="Outorgas emitidas por mês e modalidade", labels=labels, series=named
             ),

@@ -273,3 +273,27 @@ def test_signed_in_visitors_never_get_a_cached_page(granted, client, web, judge)
     client.get(url)
     r = web(judge).get(url)
     assert judge.name in r.content.decode() and "private" in r["Cache-Control"]
+
+
+def test_statistics_show_autos_by_article_and_days_to_grant(itagiba, client, api, applicant, clerk, agent):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from enforcement.models import Infraction
+    from licensing.models import Application
+    from tests.licensing.helpers import create_and_submit, open_call, review_all_and_inspect
+
+    open_call("taxi")
+    app = create_and_submit(api, applicant)
+    review_all_and_inspect(api, clerk, agent, app["id"])
+    assert api(clerk).post(f"/api/v1/applications/{app['id']}/approve/").status_code == 200
+    Application.objects.filter(pk=app["id"]).update(submitted_at=timezone.now() - timedelta(days=12))
+    code = itagiba.infractions("taxi")[0]["code"]
+    r = api(agent).post("/api/v1/infractions/", {"plate": "ZZZ9Z99", "infraction_code": code,
+                                                "occurred_at": timezone.now().isoformat(), "location": "Centro",
+                                                "description": "Clandestino", "alvara_retained": False}, format="json")
+    assert r.status_code == 201 and Infraction.objects.count() == 1
+    body = client.get("/transparencia/estatisticas/").content.decode()
+    assert "Autos de infração por mês" in body and f"art. {code.split('-')[0]}" in body
+    assert "<td>12.0</td>" in body or "<td>12,0</td>" in body
