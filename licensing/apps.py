@@ -24,6 +24,10 @@ class LicensingConfig(AppConfig):
 
         hooks_lifecycle.register()
         register_hooks()  # quota check after load_regulation
+        from licensing.jobs import register_renewal_hold
+        from licensing.selectors import renewals_filed_in_time
+
+        register_renewal_hold(renewals_filed_in_time)  # a renewal filed in time keeps the grant valid
         from licensing.demo_transit import home_section, seed_transit_demo
         from licensing.selectors_transit import transit_enabled
         from portal.hooks import register_demo_seed, register_home_section

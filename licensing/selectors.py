@@ -82,3 +82,20 @@ def can_see_grant(user, authorization) -> bool:
     if has_role(user, *STAFF_ROLES) or authorization.holder_id == user.pk:
         return True
     return authorization.alvaras.filter(person=user).exists()
+
+
+def renewals_filed_in_time(authorization_ids: list[int]) -> set[int]:
+    """Grants among ``authorization_ids`` whose renewal was filed (protocolled) by the last day
+    of validity and is not decided yet (PL 015/2025 art. 18, §6 style: valid until decided)."""
+    from django.db.models import F
+
+    from licensing.models import Application, ApplicationKind, ApplicationStatus
+
+    undecided = (ApplicationStatus.SUBMITTED, ApplicationStatus.IN_REVIEW, ApplicationStatus.REQUIREMENT,
+                 ApplicationStatus.INSPECTION_SCHEDULED)
+    return set(
+        Application.objects.filter(
+            kind=ApplicationKind.RENEWAL, status__in=undecided, previous_authorization_id__in=authorization_ids,
+            submitted_at__date__lte=F("previous_authorization__valid_until"),
+        ).values_list("previous_authorization_id", flat=True)
+    )
