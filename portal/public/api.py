@@ -26,6 +26,7 @@ OPEN_DATA_FIELDS = (
     "status",
     "act",
     "valid_from",
+    "stand",
 )
 
 

@@ -55,7 +55,12 @@ def _current_filter(q: str = "", modality: str = "") -> QuerySet[Authorization]:
 
 
 def _with_details(qs: QuerySet[Authorization]) -> QuerySet[Authorization]:
-    return qs.select_related("holder", "vehicle").only(
+    from django.db.models import OuterRef, Subquery
+
+    from licensing.models import StandAssignment
+
+    stand = StandAssignment.objects.filter(authorization=OuterRef("pk"), status="active").values("stand__name")[:1]
+    return qs.select_related("holder", "vehicle").annotate(stand_name=Subquery(stand)).only(
         "id",
         "number",
         "act_name",
@@ -124,6 +129,7 @@ def open_data_row(auth: Authorization) -> dict:
         "valid_from": auth.valid_from.isoformat(),
         "valid_until": auth.valid_until.isoformat(),
         "status": auth.status,
+        "stand": getattr(auth, "stand_name", None) or "",
     }
 
 

@@ -297,3 +297,15 @@ def test_statistics_show_autos_by_article_and_days_to_grant(itagiba, client, api
     body = client.get("/transparencia/estatisticas/").content.decode()
     assert "Autos de infração por mês" in body and f"art. {code.split('-')[0]}" in body
     assert "<td>12.0</td>" in body or "<td>12,0</td>" in body
+
+
+def test_transparency_shows_the_stand(alegre, client, clerk):
+    from licensing.models import StandAssignment, TaxiStand
+    from tests.factories import issue_authorization
+
+    auth, _ = issue_authorization()
+    stand = TaxiStand.objects.first() or TaxiStand.objects.create(name="Ponto da Rodoviária", capacity=3)
+    StandAssignment.objects.create(stand=stand, authorization=auth, status="active", registered_on=alegre.today())
+    assert stand.name in client.get("/transparencia/").content.decode()
+    csv_text = client.get("/api/v1/authorizations/", {"format": "csv"}).content.decode("utf-8-sig")
+    assert csv_text.splitlines()[0].endswith(",stand") and stand.name in csv_text
