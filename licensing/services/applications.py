@@ -518,6 +518,7 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     if previous is not None:
         authorization.renewals = previous.renewals + 1
         authorization.save(update_fields=["renewals"])
+    _issue_tff_of_the_year(actor=actor, authorization=authorization)
     application.authorization = authorization
     application.decided_at = timezone.now()
     application.decided_by = actor
@@ -525,6 +526,23 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
                 data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
     return authorization, alvaras
+
+
+def _issue_tff_of_the_year(*, actor, authorization: Authorization) -> None:
+    """Where the law sets a TFF (fees.tff_units), the grant comes with its DAM for the year
+    (unless the holder already has one for the year, paid before the grant)."""
+    from licensing.models_lifecycle import Fee, FeeKind, FeeStatus
+    from licensing.services_fees import tff_issue
+
+    pack = regulation.current()
+    if pack.param("fees.tff_units", authorization.modality) is None or pack.fiscal_unit_value() is None:
+        return
+    year = pack.today().year
+    if Fee.objects.filter(kind=FeeKind.TFF, reference_year=year, holder=authorization.holder).exclude(
+        status=FeeStatus.CANCELLED
+    ).exists():
+        return
+    tff_issue(actor=actor, authorization=authorization, year=year)
 
 
 @transaction.atomic

@@ -139,3 +139,19 @@ def test_no_tff_requirement_where_the_law_has_none(arapora, applicant):
     from licensing.services_lifecycle import tff_unpaid_violation
 
     assert tff_unpaid_violation(holder=applicant, modality="taxi") is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug,units", [("itagiba", 19), ("alegre", None)])
+def test_a_grant_comes_with_its_tff_where_the_law_sets_one(load_pack, api, applicant, clerk, agent, slug, units):
+    """Itagibá art. 6: the taxi TFF (19 UFP) is issued with the grant; Alegre has no TFF."""
+    from licensing.models import Fee
+    from tests.licensing.helpers import create_and_submit, open_call, review_all_and_inspect
+
+    load_pack(slug)
+    open_call("taxi")
+    app = create_and_submit(api, applicant)
+    review_all_and_inspect(api, clerk, agent, app["id"])
+    assert api(clerk).post(f"/api/v1/applications/{app['id']}/approve/").status_code == 200
+    fees = list(Fee.objects.filter(holder=applicant, kind="tff"))
+    assert [int(f.units) for f in fees] == ([units] if units else [])
