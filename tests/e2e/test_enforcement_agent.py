@@ -9,7 +9,7 @@ from tests.conftest import CPF_ALICE, make_user
 pytestmark = [pytest.mark.e2e]
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_agent_looks_up_a_plate_and_issues_an_auto_on_a_phone(live_server, chromium_path, load_pack):
     if not chromium_path:
         pytest.skip("Chromium não encontrado (defina CHROMIUM_PATH)")

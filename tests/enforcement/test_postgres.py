@@ -14,7 +14,7 @@ pg_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="precisa 
 
 
 @pg_only
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_concurrent_submits_with_one_key_create_one_auto(load_pack, agent):
     from tests.factories import VehicleFactory, issue_authorization
 
@@ -44,7 +44,7 @@ def test_concurrent_submits_with_one_key_create_one_auto(load_pack, agent):
 
 
 @pg_only
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_database_refuses_to_delete_an_auto(load_pack, agent):
     from django.db import InternalError
 
