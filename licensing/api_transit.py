@@ -8,6 +8,7 @@ proceedings, complaint answers. Writes go through ``licensing.services_transit``
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from datetime import datetime
 
 from django.shortcuts import get_object_or_404
@@ -467,7 +468,7 @@ class ConcessionDetailView(TransitAPIView):
         return Response(concession_json(concession, detail=True))
 
 
-class _Action(TransitAPIView):
+class _Action(TransitAPIView, ABC):
     """POST an action on one object; answers with the object's fresh representation."""
 
     permission_classes = [TransitClerk]
@@ -475,8 +476,9 @@ class _Action(TransitAPIView):
     serializer_class: type[serializers.Serializer] | None = None
     created = False
 
+    @abstractmethod
     def act(self, obj, data: dict, user):
-        raise NotImplementedError
+        """Carry out the action through its service (each subclass names one)."""
 
     def represent(self, result):
         return concession_json(sel.concession_for_staff(result.pk), detail=True)

@@ -7,6 +7,8 @@ field and keeps what was typed.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
@@ -327,7 +329,7 @@ class LineManageView(StaffMixin, TemplateView):
 
 
 # --- actions -----------------------------------------------------------------------------------
-class ActionView(TransitEnabledMixin, RoleRequiredMixin, View):
+class ActionView(TransitEnabledMixin, RoleRequiredMixin, View, ABC):
     """GET shows the form; POST validates it and calls one service."""
 
     roles = CLERKS
@@ -362,8 +364,9 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View):
     def initial(self, obj) -> dict:
         return {}
 
+    @abstractmethod
     def perform(self, obj, data: dict):
-        raise NotImplementedError
+        """Carry out the action through its service (each subclass names one)."""
 
     def success_url(self, obj, result) -> str:
         concession = obj if isinstance(obj, Concession) else getattr(obj, "concession", None)
