@@ -9,6 +9,7 @@ from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -47,6 +48,11 @@ def exception_handler(exc, context):
         return Response({"errors": errors}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoPermissionDenied):
         return Response({"errors": {"detail": ["Sem permissão para esta ação."]}}, status=403)
+    if isinstance(exc, ParseError):
+        return Response(
+            {"errors": {"non_field_errors": ["O corpo da requisição não é um JSON válido (UTF-8)."]}},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

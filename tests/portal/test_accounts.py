@@ -137,3 +137,11 @@ def test_seed_demo_alone_changes_no_rule_outcome(alegre, settings):
     call_command("seed_demo", "--sample-data", stdout=io.StringIO())
     assert Call.objects.exists() and Authorization.objects.count() == 1
     assert not Authorization.objects.filter(holder__username="requerente").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("raw", [b"not json", b"\xff\xfe{", b'{"cpf": '])
+def test_malformed_body_gets_a_portuguese_400(client, alegre, raw):
+    response = client.generic("POST", "/api/v1/accounts/", raw, content_type="application/json")
+    assert response.status_code == 400
+    assert "JSON válido" in response.json()["errors"]["non_field_errors"][0]
