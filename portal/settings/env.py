@@ -35,6 +35,10 @@ def parse_database_url(url: str | None, var_dir: Path) -> dict[str, Any]:
     config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["CONN_MAX_AGE"] = 0
-        config.setdefault("OPTIONS", {})["timeout"] = 20
+        # Web, worker and beat share the file: take the write lock at BEGIN (no "database is
+        # locked" when a read transaction upgrades) and let readers run beside a writer (WAL).
+        config.setdefault("OPTIONS", {}).update(
+            {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+        )
         config["TEST"] = {"NAME": None}
     return config

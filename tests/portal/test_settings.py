@@ -37,3 +37,9 @@ def test_secret_key_required_without_debug(tmp_path):
     )
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_sqlite_default_takes_the_write_lock_at_begin(tmp_path):
+    """Web, worker and beat share the SQLite file: IMMEDIATE transactions and WAL."""
+    options = parse_database_url(None, tmp_path)["OPTIONS"]
+    assert options["transaction_mode"] == "IMMEDIATE" and "journal_mode=WAL" in options["init_command"]
