@@ -56,6 +56,7 @@ class Infraction(models.Model):
     """Auto de infração (PL 015/2025 art. 20; Lei 3.703/2022 art. 18; Lei 724/2008 art. 25)."""
 
     number = models.CharField("número", max_length=12, unique=True)
+    verification_code = models.CharField("código de verificação", max_length=14, unique=True, null=True, blank=True)
     plate = models.CharField("placa", max_length=7, db_index=True)
     vehicle = models.ForeignKey(
         "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="infractions",

@@ -39,7 +39,7 @@ from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation
 from portal.notifications import notify
-from portal.numbering import document_number
+from portal.numbering import document_number, verification_code
 from portal.uploads import validate_upload
 from portal.validators import normalize_plate, only_digits, validate_cpf, validate_plate
 
@@ -224,6 +224,7 @@ def infraction_issue(
         with transaction.atomic():
             infraction = Infraction.objects.create(
                 number=document_number("infraction", pack.today().year),
+                verification_code=verification_code(),
                 plate=plate, vehicle=vehicle, authorization=authorization, holder=holder, modality=modality,
                 driver_cpf=driver_cpf, driver_name=(driver_name or "").strip()[:200],
                 driver_is_auxiliary=driver_is_auxiliary, agent=actor,

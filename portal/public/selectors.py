@@ -136,12 +136,12 @@ def open_data_row(auth: Authorization) -> dict:
 # --- verification -------------------------------------------------------------------------
 @dataclass
 class Verification:
-    kind: str  # "authorization" | "alvara"
+    kind: str  # "authorization" | "alvara" | "infraction"
     document: str
     number: str
     status: str
     valid: bool
-    valid_until: date
+    valid_until: date | None
     modality: str
     modality_label: str
     plate: str
@@ -153,6 +153,10 @@ class Verification:
 
     @property
     def status_label(self) -> str:
+        if self.kind == "infraction":
+            from enforcement.models import InfractionStatus
+
+            return str(InfractionStatus(self.status).label)
         return STATUS_LABELS.get(self.status, self.status)
 
     def as_api(self) -> dict:
@@ -165,7 +169,7 @@ class Verification:
             "number": self.number,
             "plate": self.plate,
             "modality": self.modality,
-            "valid_until": self.valid_until.isoformat(),
+            "valid_until": self.valid_until.isoformat() if self.valid_until else None,
             "holder": self.holder,
         }
         if self.kind == "alvara":
@@ -184,6 +188,23 @@ def _effective_status(status: str, valid_until: date, today: date) -> str:
 
 def verification_of(doc, pack: Pack) -> Verification:
     today = pack.today()
+    if isinstance(doc, _infraction_model()):
+        # An auto de infração is authentic unless cancelled; the public sees no person's name.
+        return Verification(
+            kind="infraction",
+            document="Auto de Infração",
+            number=doc.number,
+            status=doc.status,
+            valid=doc.status != "cancelled",
+            valid_until=None,
+            modality=doc.modality or "",
+            modality_label=pack.modality_label(doc.modality) if doc.modality else "",
+            plate=doc.display_plate,
+            holder="",
+            driver="",
+            code=doc.verification_code,
+            act_basis=(doc.catalogue[0].get("legal_basis", "") if doc.catalogue else ""),
+        )
     if isinstance(doc, Authorization):
         status = _effective_status(doc.status, doc.valid_until, today)
         return Verification(
@@ -234,6 +255,12 @@ def _alvaras():
     )
 
 
+def _infraction_model():
+    from enforcement.models import Infraction
+
+    return Infraction
+
+
 def document_by_code(code: str):
     code = normalize_verification_code(code or "")
     if not code or len(code) > 20:
@@ -241,6 +268,7 @@ def document_by_code(code: str):
     return (
         _authorizations().filter(verification_code=code).first()
         or _alvaras().filter(verification_code=code).first()
+        or _infraction_model().objects.filter(verification_code=code).first()
     )
 
 

@@ -309,3 +309,23 @@ def test_transparency_shows_the_stand(alegre, client, clerk):
     assert stand.name in client.get("/transparencia/").content.decode()
     csv_text = client.get("/api/v1/authorizations/", {"format": "csv"}).content.decode("utf-8-sig")
     assert csv_text.splitlines()[0].endswith(",stand") and stand.name in csv_text
+
+
+def test_an_auto_de_infracao_is_verifiable_by_its_code(itagiba, client, api, agent, judge):
+    from django.utils import timezone
+
+    from enforcement.models import Infraction
+
+    code = itagiba.infractions("taxi")[0]["code"]
+    r = api(agent).post("/api/v1/infractions/", {"plate": "ZZZ9Z99", "infraction_code": code,
+                                                "occurred_at": timezone.now().isoformat(), "location": "Centro",
+                                                "description": "Clandestino", "alvara_retained": False}, format="json")
+    inf = Infraction.objects.get(pk=r.json()["id"])
+    assert inf.verification_code
+    body = client.get(f"/api/v1/verify/{inf.verification_code}/").json()
+    assert body["valid"] is True and body["number"] == inf.number and body["kind"] == "infraction"
+    assert body["holder"] == "" and body["valid_until"] is None
+    page = client.get(f"/verificar/{inf.verification_code}/").content.decode()
+    assert "Auto de infração autêntico" in page and inf.number in page
+    api(judge).post(f"/api/v1/infractions/{inf.pk}/cancel/", {"reason": "Placa lida errado."}, format="json")
+    assert client.get(f"/api/v1/verify/{inf.verification_code}/").json()["valid"] is False
