@@ -232,3 +232,58 @@ def test_html_forms_file_both_kinds(alegre, applicant, clerk, api, web):
     assert bad.status_code == 400
     ok = web(applicant).post(url, {"auxiliary": str(aux.pk), "documents": _docs(alegre)})
     assert ok.status_code == 302, ok.content.decode()[:2000]
+
+
+def _count(client, url):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_overdue_lists_use_a_constant_number_of_queries(arapora, applicant, clerk, web, django_assert_num_queries):
+    today = arapora.today()
+    start = add_years(today - timedelta(days=1), -1)
+    grant(applicant, valid_from=start)
+    yearly_obligations_check()
+    client = web(clerk)
+    one = _count(client, "/atendimento/pedidos/")
+    for _ in range(29):
+        grant(valid_from=start)
+    assert yearly_obligations_check() == 29
+    with django_assert_num_queries(one):
+        body = client.get("/atendimento/pedidos/").content.decode()
+    assert body.count("Comprovação anual vencida</strong>") == 30
+
+
+def test_holder_page_constant_with_auxiliaries(alegre, applicant, clerk, api, web, django_assert_num_queries):
+    auth, _ = grant(applicant)
+    _aux(api, applicant, clerk, auth)
+    client = web(applicant)
+    one = _count(client, "/minha-autorizacao/")
+    r = file(api, applicant, auth, "auxiliary_add", aux_data(cnh_category="D"))
+    decide(api, clerk, r.json()["id"])
+    with django_assert_num_queries(one):
+        body = client.get("/minha-autorizacao/").content.decode()
+    assert body.count("Recadastramento anual até") == 2
+
+
+def test_html_compliance_proof_and_clerk_decision(arapora, applicant, clerk, web):
+    today = arapora.today()
+    auth, _ = grant(applicant, valid_from=add_years(today, -1) + timedelta(days=10))
+    url = f"/minha-autorizacao/{auth.pk}/pedidos/novo/compliance_proof/"
+    ok = web(applicant).post(url, {"documents": _docs(arapora, applies_to="holder")})
+    assert ok.status_code == 302, ok.content.decode()[-3000:]
+    from licensing.models_lifecycle import LifecycleRequest
+
+    req = LifecycleRequest.objects.get(authorization=auth, kind=RequestKind.COMPLIANCE_PROOF)
+    detail = web(clerk).get(f"/pedidos/{req.pk}/").content.decode()
+    assert "Documentos apresentados".lower() in detail.lower() or "documentos apresentados" in detail
+    d = web(clerk).post(f"/atendimento/pedidos/{req.pk}/decidir/", {"approved": "1", "reason": "Documentos conferidos"})
+    assert d.status_code == 302
+    req.refresh_from_db()
+    assert req.status == "approved" and req.result["year"] == 1
+    assert AuditEntry.objects.filter(action="compliance_proof_accepted", reason="Documentos conferidos").count() == 1
+    assert Notification.objects.filter(recipient=applicant, subject__icontains="deferido").count() == 1
