@@ -389,8 +389,8 @@ def yearly_due(*, due_on: date, today: date, remind_days: int = YEARLY_REMINDER_
 
 
 def auxiliary_reregistration_due(registered_on: date) -> date:
-    """The auxiliary driver re-registers every year (``auxiliary.yearly_reregistration``;
-    Alegre: Lei 3.703/2022, art. 7, §2: "fará o cadastro e/ou recadastramento ... anualmente").
+    """The auxiliary driver re-registers every year (``auxiliary.yearly_reregistration``, with
+    its article in the pack: "fará o cadastro e/ou recadastramento ... anualmente").
 
     The year is 12 months from the registration or the last re-registration: registered on
     01/03/2025, due on 01/03/2026 (day 365, on time); overdue from 02/03/2026 (day 366).
@@ -411,8 +411,8 @@ def reregistration_violation(*, param) -> RuleViolation | None:
 
 def compliance_anniversaries(*, valid_from: date, valid_until: date) -> list[date]:
     """The anniversaries of a permission before its end: year k's proof is due on the k-th
-    (``grant.yearly_compliance_proof``; Araporã: Lei 724/2008, art. 3, §2: a 4-year
-    permission proves the requirements each year — due on 3 anniversaries, the 4th is the end)."""
+    (``grant.yearly_compliance_proof``, with its article in the pack: a 4-year permission
+    proves the requirements each year — due on 3 anniversaries, the 4th is the end)."""
     out = []
     k = 1
     while (day := add_years(valid_from, k)) < valid_until:

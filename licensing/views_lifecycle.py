@@ -240,7 +240,11 @@ class RequestDetailView(RoleRequiredMixin, TemplateView):
         ctx["req"] = req
         ctx["history"] = [(e, ACTION_LABELS.get(e.action, e.action.replace("_", " ")), _state(e.from_state),
                            _state(e.to_state)) for e in history_for(req)]
-        ctx["data_rows"] = display_rows(req.data)
+        data = dict(req.data)
+        if isinstance(data.get("documents"), list):  # the pack's labels, not the codes
+            labels = {d["code"]: d["label"] for d in pack.data.get("documents", [])}
+            data["documents"] = [labels.get(c, c) for c in data["documents"]]
+        ctx["data_rows"] = display_rows(data)
         ctx["result_rows"] = display_rows(req.result)
         ctx["is_desk"] = sel.is_desk(self.request.user)
         ctx["can_inspect"] = has_role(self.request.user, *sel.INSPECTION_ROLES)

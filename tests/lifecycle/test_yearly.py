@@ -280,7 +280,9 @@ def test_html_compliance_proof_and_clerk_decision(arapora, applicant, clerk, web
 
     req = LifecycleRequest.objects.get(authorization=auth, kind=RequestKind.COMPLIANCE_PROOF)
     detail = web(clerk).get(f"/pedidos/{req.pk}/").content.decode()
-    assert "Documentos apresentados".lower() in detail.lower() or "documentos apresentados" in detail
+    assert "documentos apresentados" in detail.lower()
+    first = arapora.documents(auth.modality, "renewal", applies_to="holder")[0]["label"]
+    assert first in detail
     d = web(clerk).post(f"/atendimento/pedidos/{req.pk}/decidir/", {"approved": "1", "reason": "Documentos conferidos"})
     assert d.status_code == 302
     req.refresh_from_db()
