@@ -118,7 +118,15 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         for a in alvaras:
             if a.person.cpf == driver_cpf and a.status == AlvaraStatus.ACTIVE and a.valid_until >= today:
                 role = role or ("condutor auxiliar" if a.is_auxiliary else "condutor")
-        driver = {"cpf": mask_cpf(driver_cpf), "authorized": role is not None, "role": role}
+        from licensing.selectors_lifecycle import auxiliary_reregistration_for
+
+        reregistration = auxiliary_reregistration_for(auth, driver_cpf, today)
+        if role is None and reregistration is not None and pack.act("alvara").get("scope", "none") == "none":
+            role = "condutor auxiliar"  # no alvará under this law: the registration is what authorizes
+        driver = {"cpf": mask_cpf(driver_cpf), "authorized": role is not None, "role": role,
+                  "reregistration": reregistration,
+                  "reregistration_overdue": bool(reregistration and reregistration["overdue"]),
+                  "notes": ["recadastramento vencido"] if reregistration and reregistration["overdue"] else []}
         if role is None:
             reasons.append("Condutor sem alvará ou cadastro nesta autorização.")
     open_qs = open_autos_for_plate(plate)

@@ -117,13 +117,19 @@ class AuthorizationRequestsView(APIView):
 
     @extend_schema(request=FileRequestSerializer)
     def post(self, request, pk: int):
-        auth = sel.authorization_for(request.user, pk)
+        kind = str(request.data.get("kind") or "")
+        auth = sel.authorization_for_filing(request.user, pk, kind)
         serializer = FileRequestSerializer(data={"kind": request.data.get("kind"),
                                                  **({"data": request.data["data"]} if isinstance(request.data.get("data"), dict) else {})})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data.get("data")
         if data is None:
-            data = {k: v for k, v in request.data.items() if k != "kind"}
+            data = {k: (request.data.getlist(k) if k == "documents" and hasattr(request.data, "getlist") else v)
+                    for k, v in request.data.items() if k != "kind"}
+        if not sel.is_desk(request.user) and auth.holder_id != request.user.pk:
+            # an auxiliary driver re-registers only themself
+            own = auth.auxiliary_drivers.filter(person=request.user, status="active").values_list("pk", flat=True).first()
+            data = {**data, "auxiliary": own, "cpf": ""}
         req = svc.request_file(actor=request.user, authorization=auth, kind=serializer.validated_data["kind"], data=data)
         req = sel.requests_base().get(pk=req.pk)
         return Response(request_json(req), status=status.HTTP_201_CREATED)

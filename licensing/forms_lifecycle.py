@@ -102,6 +102,33 @@ class PrepostoForm(forms.Form):
     medical_report = forms.CharField(label="Laudo médico", max_length=500, help_text="Número e emissor do laudo.")
 
 
+def _documents_field(documents: list[dict]) -> forms.MultipleChoiceField:
+    return forms.MultipleChoiceField(
+        label="Documentos apresentados", required=False, widget=forms.CheckboxSelectMultiple,
+        choices=[(d["code"], f"{d['label']} ({d.get('legal_basis', '')})") for d in documents],
+        help_text="Marque cada documento que você apresenta; todos são exigidos pela lei.",
+    )
+
+
+class AuxiliaryReregistrationForm(forms.Form):
+    """Yearly re-registration of an auxiliary driver, with the pack's documents for auxiliaries."""
+
+    auxiliary = forms.ChoiceField(label="Condutor auxiliar")
+
+    def __init__(self, *args, auxiliaries=(), documents=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["auxiliary"].choices = [("", "Escolha…")] + [(str(a.pk), a.person.display_name) for a in auxiliaries]
+        self.fields["documents"] = _documents_field(list(documents))
+
+
+class ComplianceProofForm(forms.Form):
+    """Yearly proof of the requirements during the permission, with the holder's documents."""
+
+    def __init__(self, *args, documents=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["documents"] = _documents_field(list(documents))
+
+
 REQUEST_FORMS = {
     RequestKind.AUXILIARY_ADD: AuxiliaryAddForm,
     RequestKind.AUXILIARY_REMOVE: AuxiliaryRemoveForm,
@@ -110,6 +137,8 @@ REQUEST_FORMS = {
     RequestKind.TRANSFER: TransferForm,
     RequestKind.RENUNCIATION: RenunciationForm,
     RequestKind.PREPOSTO: PrepostoForm,
+    RequestKind.AUXILIARY_REREGISTRATION: AuxiliaryReregistrationForm,
+    RequestKind.COMPLIANCE_PROOF: ComplianceProofForm,
 }
 
 

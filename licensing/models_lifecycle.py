@@ -27,6 +27,8 @@ __all__ = [
     "Preposto",
     "StandAssignment",
     "TaxiStand",
+    "YearlyNotice",
+    "YearlyObligation",
 ]
 
 
@@ -38,6 +40,8 @@ class RequestKind(models.TextChoices):
     TRANSFER = "transfer", "transferência"
     RENUNCIATION = "renunciation", "renúncia"
     PREPOSTO = "preposto", "constituição de preposto"
+    AUXILIARY_REREGISTRATION = "aux_reregistration", "recadastramento anual de condutor auxiliar"
+    COMPLIANCE_PROOF = "compliance_proof", "comprovação anual dos requisitos"
 
 
 class RequestStatus(models.TextChoices):
@@ -135,6 +139,10 @@ class AuxiliaryDriver(models.Model):
         verbose_name="pedido de exclusão",
     )
     removal_late = models.BooleanField("exclusão comunicada fora do prazo", default=False)
+    registered_on = models.DateField(
+        "último cadastro ou recadastramento", null=True, blank=True,
+        help_text="Vazio: conta-se da inclusão. Base do recadastramento anual, onde a lei o exige.",
+    )
 
     class Meta:
         verbose_name = "condutor auxiliar"
@@ -347,3 +355,43 @@ class Fee(models.Model):
 
     def __str__(self) -> str:
         return f"DAM nº {self.number} — {self.description}"
+
+
+class YearlyObligation(models.TextChoices):
+    AUXILIARY_REREGISTRATION = "aux_reregistration", "recadastramento anual de condutor auxiliar"
+    COMPLIANCE_PROOF = "compliance_proof", "comprovação anual dos requisitos"
+
+
+class YearlyNoticeStage(models.TextChoices):
+    REMINDER = "reminder", "lembrete"
+    OVERDUE = "overdue", "vencido"
+
+
+class YearlyNotice(models.Model):
+    """One reminder or overdue flag of a yearly obligation (the job creates each once: the
+    unique ``key`` makes it idempotent). An overdue flag is resolved when the obligation is met."""
+
+    key = models.CharField("chave", max_length=120, unique=True)
+    obligation = models.CharField("obrigação", max_length=20, choices=YearlyObligation.choices)
+    stage = models.CharField("etapa", max_length=10, choices=YearlyNoticeStage.choices)
+    authorization = models.ForeignKey(
+        "licensing.Authorization", on_delete=models.PROTECT, related_name="yearly_notices", verbose_name="autorização",
+    )
+    auxiliary = models.ForeignKey(
+        AuxiliaryDriver, null=True, blank=True, on_delete=models.PROTECT, related_name="yearly_notices",
+        verbose_name="condutor auxiliar",
+    )
+    due_on = models.DateField("prazo")
+    year = models.PositiveSmallIntegerField("ano da permissão", null=True, blank=True)
+    legal_basis = models.CharField("base legal", max_length=300, blank=True)
+    created_at = models.DateTimeField("criado em", default=timezone.now)
+    resolved_at = models.DateTimeField("regularizado em", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "aviso de obrigação anual"
+        verbose_name_plural = "avisos de obrigações anuais"
+        ordering = ["due_on", "id"]
+        indexes = [models.Index(fields=["stage", "resolved_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_obligation_display()} — {self.get_stage_display()} ({self.due_on:%d/%m/%Y})"

@@ -363,3 +363,108 @@ def tff_violation(tff_units) -> RuleViolation | None:
         return RuleViolation("tff_not_provided",
                              "A lei do município não prevê a Taxa de Fiscalização e Funcionamento.", field="kind")
     return None
+
+
+# --- yearly obligations: auxiliary re-registration, proof of requirements ---------------
+YEARLY_REMINDER_DAYS = 30
+
+
+@dataclass(frozen=True)
+class YearlyDue:
+    """Where a yearly obligation stands on ``today``: its deadline, the days left (negative
+    once overdue), whether it is overdue and whether the reminder is due."""
+
+    due_on: date
+    days_left: int
+    overdue: bool
+    remind: bool
+
+
+def yearly_due(*, due_on: date, today: date, remind_days: int = YEARLY_REMINDER_DAYS) -> YearlyDue:
+    """The deadline day itself is on time; the day after, overdue. The reminder goes out
+    within ``remind_days`` before the deadline."""
+    days_left = (due_on - today).days
+    overdue = today > due_on
+    return YearlyDue(due_on, days_left, overdue, not overdue and days_left <= remind_days)
+
+
+def auxiliary_reregistration_due(registered_on: date) -> date:
+    """The auxiliary driver re-registers every year (``auxiliary.yearly_reregistration``, with
+    its article in the pack: "fará o cadastro e/ou recadastramento ... anualmente").
+
+    The year is 12 months from the registration or the last re-registration: registered on
+    01/03/2025, due on 01/03/2026 (day 365, on time); overdue from 02/03/2026 (day 366).
+    """
+    return add_years(registered_on, 1)
+
+
+def reregistration_violation(*, param) -> RuleViolation | None:
+    """Refuse the request where the law has no yearly re-registration of auxiliaries."""
+    if param is None or not param.value:
+        return RuleViolation(
+            "reregistration_not_provided",
+            "A lei do município não prevê o recadastramento anual de condutores auxiliares: não há o que recadastrar.",
+            _basis(param), field="kind",
+        )
+    return None
+
+
+def compliance_anniversaries(*, valid_from: date, valid_until: date) -> list[date]:
+    """The anniversaries of a permission before its end: year k's proof is due on the k-th
+    (``grant.yearly_compliance_proof``, with its article in the pack: a 4-year permission
+    proves the requirements each year — due on 3 anniversaries, the 4th is the end)."""
+    out = []
+    k = 1
+    while (day := add_years(valid_from, k)) < valid_until:
+        out.append(day)
+        k += 1
+    return out
+
+
+@dataclass(frozen=True)
+class ComplianceFiling:
+    year: int
+    due_on: date
+    late: bool
+
+
+def compliance_filing(*, param, valid_from: date, valid_until: date, proven_years: set[int],
+                      filed_on: date) -> ComplianceFiling | RuleViolation:
+    """Which year a proof filed on ``filed_on`` covers (the first year not yet proven) and
+    whether it is late: filed on the anniversary, on time; the day after, late (still
+    received, so the clerk can regularise it). A year's proof opens with that year."""
+    if param is None or not param.value:
+        return RuleViolation(
+            "compliance_proof_not_provided",
+            "A lei do município não prevê a comprovação anual dos requisitos durante a permissão.",
+            _basis(param), field="kind",
+        )
+    anniversaries = compliance_anniversaries(valid_from=valid_from, valid_until=valid_until)
+    pending = [(k, day) for k, day in enumerate(anniversaries, start=1) if k not in proven_years]
+    if not pending:
+        return RuleViolation("compliance_proof_none_pending",
+                             "Não há comprovação anual pendente nesta permissão.", param.legal_basis,
+                             field="kind", conflict=True)
+    year, due_on = pending[0]
+    opens_on = valid_from if year == 1 else anniversaries[year - 2]
+    if filed_on < opens_on:
+        return RuleViolation(
+            "compliance_proof_too_early",
+            f"A comprovação do {year}º ano da permissão pode ser apresentada a partir de {_fmt(opens_on)}.",
+            param.legal_basis, field="kind", conflict=True,
+        )
+    return ComplianceFiling(year, due_on, filed_on > due_on)
+
+
+def compliance_next_due(*, valid_from: date, valid_until: date, proven_years: set[int]) -> tuple[int, date] | None:
+    """The first year whose proof is not yet proven (approved or filed), with its deadline."""
+    for k, day in enumerate(compliance_anniversaries(valid_from=valid_from, valid_until=valid_until), start=1):
+        if k not in proven_years:
+            return k, day
+    return None
+
+
+def missing_documents(*, required: list[dict], presented) -> list[dict]:
+    """The pack's documents (for the kind and person) not presented with the request."""
+    given = {str(c).strip() for c in (presented or [])}
+    return [d for d in required if d["code"] not in given]

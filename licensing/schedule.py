@@ -24,3 +24,7 @@ BEAT["transit-deadlines"] = {"task": "licensing.tasks_transit.transit_deadlines"
 
 # LGPD retention: files of refused, withdrawn or abandoned applications past the pack's period.
 BEAT["licensing-purge-documents"] = {"task": "licensing.tasks.purge_expired_documents", "schedule": crontab(minute=45, hour=3)}
+
+# A grant's life: yearly obligations (auxiliary re-registration, permission's yearly proof):
+# reminders 30 days before and overdue flags, each once.
+BEAT["yearly-obligations-check"] = {"task": "licensing.yearly_obligations_check", "schedule": crontab(minute=30, hour=6)}

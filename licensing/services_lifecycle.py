@@ -33,6 +33,9 @@ from licensing.models_lifecycle import (
     RequestKind,
     RequestStatus,
     StandAssignment,
+    YearlyNotice,
+    YearlyNoticeStage,
+    YearlyObligation,
 )
 from licensing.rules_lifecycle import (
     CERTIFICATE_ISSUERS,
@@ -42,13 +45,19 @@ from licensing.rules_lifecycle import (
     TRANSFER_GROUNDS,
     auxiliary_limit_violation,
     auxiliary_removal_report,
+    auxiliary_reregistration_due,
+    compliance_filing,
+    compliance_next_due,
     driver_requirement_violations,
     leave_last_day,
     leave_violation,
+    missing_documents,
     preposto_violation,
     renunciation_fee_notice,
+    reregistration_violation,
     substitution_violation,
     transfer_violation,
+    yearly_due,
 )
 from licensing.selectors import active_bar
 from licensing.services import alvara_issue, alvara_set_status, authorization_set_status
@@ -67,6 +76,7 @@ from portal.validators import (
 )
 
 DEFAULT_FEE_DUE_DAYS = 30
+YEARLY_KINDS = ("aux_reregistration", "compliance_proof")
 
 
 # --- small parsing helpers (bad input → ValidationError naming the field) -------------
@@ -405,6 +415,69 @@ def _clean_preposto(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
              "invalidity_on": invalidity_on.isoformat(), "medical_report": medical}, allowed.legal_basis)
 
 
+def _documents_presented(pack, auth, data: dict, applies_to: str) -> list[str]:
+    """The pack's renewal checklist for the person: every item must be presented."""
+    raw = data.get("documents") or []
+    if isinstance(raw, str):
+        raw = [c for c in raw.replace(";", ",").split(",") if c.strip()]
+    if not isinstance(raw, (list, tuple)):
+        raise ValidationError({"documents": ["Informe a lista de documentos apresentados (códigos da lista do pedido)."]})
+    required = pack.documents(auth.modality, "renewal", applies_to=applies_to)
+    missing = missing_documents(required=required, presented=raw)
+    if missing:
+        labels = "; ".join(f"{d['label']} ({d.get('legal_basis', '')})" for d in missing)
+        raise ValidationError({"documents": [f"Apresente os documentos exigidos: {labels}."]})
+    return [d["code"] for d in required]
+
+
+def _reregistration_param(pack, auth):
+    param = pack.param("auxiliary.yearly_reregistration", auth.modality)
+    violation = reregistration_violation(param=param)
+    if violation:
+        raise violation
+    return param
+
+
+def auxiliary_registered_on(aux: AuxiliaryDriver) -> date:
+    return aux.registered_on or aux.added_on
+
+
+def _clean_auxiliary_reregistration(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
+    param = _reregistration_param(pack, auth)
+    aux = _auxiliary_for(auth, data)
+    pending = LifecycleRequest.objects.filter(authorization=auth, kind=RequestKind.AUXILIARY_REREGISTRATION,
+                                              status=RequestStatus.FILED, data__auxiliary=aux.pk)
+    if exclude_pk:
+        pending = pending.exclude(pk=exclude_pk)
+    if pending.exists():
+        raise RuleViolation("reregistration_pending", "Já há um recadastramento deste condutor auxiliar em análise.",
+                            param.legal_basis, field="auxiliary", conflict=True)
+    documents = _documents_presented(pack, auth, data, "auxiliary")
+    registered_on = auxiliary_registered_on(aux)
+    due = yearly_due(due_on=auxiliary_reregistration_due(registered_on), today=on)
+    return ({"auxiliary": aux.pk, "name": aux.person.display_name, "registered_on": registered_on.isoformat(),
+             "due_on": due.due_on.isoformat(), "late": due.overdue, "documents": documents}, param.legal_basis)
+
+
+def _compliance_proven_years(auth, exclude_pk: int | None) -> set[int]:
+    qs = LifecycleRequest.objects.filter(authorization=auth, kind=RequestKind.COMPLIANCE_PROOF,
+                                         status__in=[RequestStatus.FILED, RequestStatus.APPROVED])
+    if exclude_pk:
+        qs = qs.exclude(pk=exclude_pk)
+    return {int(d.get("year") or 0) for d in qs.values_list("data", flat=True)}
+
+
+def _clean_compliance_proof(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
+    param = pack.param("grant.yearly_compliance_proof", auth.modality)
+    filing = compliance_filing(param=param, valid_from=auth.valid_from, valid_until=auth.valid_until,
+                               proven_years=_compliance_proven_years(auth, exclude_pk), filed_on=on)
+    if isinstance(filing, RuleViolation):
+        raise filing
+    documents = _documents_presented(pack, auth, data, "holder")
+    return ({"year": filing.year, "due_on": filing.due_on.isoformat(), "late": filing.late,
+             "documents": documents}, param.legal_basis)
+
+
 CLEANERS = {
     RequestKind.AUXILIARY_ADD: _clean_auxiliary_add,
     RequestKind.AUXILIARY_REMOVE: _clean_auxiliary_remove,
@@ -413,7 +486,10 @@ CLEANERS = {
     RequestKind.TRANSFER: _clean_transfer,
     RequestKind.RENUNCIATION: _clean_renunciation,
     RequestKind.PREPOSTO: _clean_preposto,
+    RequestKind.AUXILIARY_REREGISTRATION: _clean_auxiliary_reregistration,
+    RequestKind.COMPLIANCE_PROOF: _clean_compliance_proof,
 }
+MULTIPLE_OPEN_KINDS = (RequestKind.AUXILIARY_ADD, RequestKind.AUXILIARY_REREGISTRATION)
 
 
 def request_kinds_available(pack, authorization: Authorization) -> list[tuple[str, str]]:
@@ -430,6 +506,10 @@ def request_kinds_available(pack, authorization: Authorization) -> list[tuple[st
         if kind == RequestKind.SUBSTITUTION and pack.value("substitution.allowed", m, True) is False:
             continue
         if kind in (RequestKind.AUXILIARY_ADD, RequestKind.AUXILIARY_REMOVE) and pack.value("auxiliary.max", m, 0) == 0:
+            continue
+        if kind == RequestKind.AUXILIARY_REREGISTRATION and not pack.value("auxiliary.yearly_reregistration", m, False):
+            continue
+        if kind == RequestKind.COMPLIANCE_PROOF and not pack.value("grant.yearly_compliance_proof", m, False):
             continue
         out.append((kind, label))
     return out
@@ -469,6 +549,13 @@ def request_file(*, actor, authorization: Authorization, kind: str, data: dict) 
                         "legal_basis": basis})
         _notify_clerks(subject=f"Exclusão de auxiliar comunicada fora do prazo — autorização nº {auth.number}",
                        body=req.late_note, link=link, dedup=f"aux-late:{req.pk}")
+    if kind in YEARLY_KINDS and clean.get("late"):
+        req.late = True
+        req.late_note = (f"Apresentado depois do prazo, que venceu em {date.fromisoformat(clean['due_on']):%d/%m/%Y} "
+                         f"({basis}).")
+        req.save(update_fields=["late", "late_note"])
+        audit_log(actor=actor, obj=req, action="yearly_obligation_late", reason=req.late_note,
+                  data={"due_on": clean["due_on"], "legal_basis": basis})
     notify(recipient=auth.holder, subject=f"Pedido protocolado: {req.get_kind_display()} ({req.protocol})",
            body=(f"Seu pedido de {req.get_kind_display()} sobre a autorização nº {auth.number} foi protocolado "
                  f"sob o nº {req.protocol} e será analisado pelo atendimento."
@@ -742,6 +829,45 @@ def _apply_preposto(*, actor, req, auth, pack, reason) -> dict:
     return {"preposto": preposto.pk}
 
 
+def _resolve_notices(**filters) -> int:
+    return YearlyNotice.objects.filter(resolved_at__isnull=True, **filters).update(resolved_at=timezone.now())
+
+
+def _apply_auxiliary_reregistration(*, actor, req, auth, pack, reason) -> dict:
+    aux = AuxiliaryDriver.objects.select_for_update().select_related("person").filter(
+        pk=req.data["auxiliary"], authorization=auth).first()
+    if aux is None or aux.status != AuxiliaryStatus.ACTIVE:
+        raise InvalidTransition("O condutor auxiliar já não está ativo nesta autorização.")
+    before = auxiliary_registered_on(aux)
+    today = pack.today()
+    aux.registered_on = today
+    aux.save(update_fields=["registered_on"])
+    audit_log(actor=actor, obj=aux, action="auxiliary_reregistered", reason=reason or req.legal_basis,
+              data={"previous": before.isoformat(), "registered_on": today.isoformat(), "request": req.protocol,
+                    "legal_basis": req.legal_basis})
+    _resolve_notices(auxiliary=aux, obligation=YearlyObligation.AUXILIARY_REREGISTRATION)
+    result: dict[str, Any] = {"auxiliary": aux.pk, "registered_on": today.isoformat(),
+                              "next_due_on": auxiliary_reregistration_due(today).isoformat()}
+    if _alvara_scope(pack) == "driver":
+        old = auth.alvaras.filter(person=aux.person, is_auxiliary=True, status=AlvaraStatus.ACTIVE).order_by(
+            "-issued_at", "-id").first()
+        alvara = alvara_issue(actor=actor, authorization=auth, person=aux.person, is_auxiliary=True, supersedes=old)
+        result["alvara"] = {"id": alvara.pk, "number": alvara.number,
+                            "supersedes": old.number if old else None}
+    return result
+
+
+def _apply_compliance_proof(*, actor, req, auth, pack, reason) -> dict:
+    year = int(req.data["year"])
+    audit_log(actor=actor, obj=auth, action="compliance_proof_accepted", reason=reason or req.legal_basis,
+              data={"year": year, "due_on": req.data.get("due_on"), "request": req.protocol,
+                    "legal_basis": req.legal_basis})
+    _resolve_notices(authorization=auth, obligation=YearlyObligation.COMPLIANCE_PROOF, year=year)
+    nxt = compliance_next_due(valid_from=auth.valid_from, valid_until=auth.valid_until,
+                              proven_years=_compliance_proven_years(auth, req.pk) | {year})
+    return {"year": year, "next_due_on": nxt[1].isoformat() if nxt else None}
+
+
 APPLIERS = {
     RequestKind.AUXILIARY_ADD: _apply_auxiliary_add,
     RequestKind.AUXILIARY_REMOVE: _apply_auxiliary_remove,
@@ -750,6 +876,8 @@ APPLIERS = {
     RequestKind.TRANSFER: _apply_transfer,
     RequestKind.RENUNCIATION: _apply_renunciation,
     RequestKind.PREPOSTO: _apply_preposto,
+    RequestKind.AUXILIARY_REREGISTRATION: _apply_auxiliary_reregistration,
+    RequestKind.COMPLIANCE_PROOF: _apply_compliance_proof,
 }
 
 
@@ -799,6 +927,126 @@ def leaves_flag_overdue(*, today: date | None = None) -> int:
     return flagged
 
 
+# --- yearly obligations job -------------------------------------------------------------
+def _yearly_notice(*, key: str, obligation: str, stage: str, auth: Authorization, due_on: date, legal_basis: str,
+                   auxiliary: AuxiliaryDriver | None = None, year: int | None = None) -> YearlyNotice | None:
+    """Create the notice once (the unique key); ``None`` when it already exists."""
+    if YearlyNotice.objects.filter(key=key).exists():
+        return None
+    from django.db import IntegrityError
+
+    try:
+        with transaction.atomic():
+            return YearlyNotice.objects.create(key=key, obligation=obligation, stage=stage, authorization=auth,
+                                               auxiliary=auxiliary, due_on=due_on, year=year,
+                                               legal_basis=legal_basis[:300])
+    except IntegrityError:
+        return None
+
+
+def _reregistration_sweep(pack, today: date) -> int:
+    done = 0
+    pending = {
+        int(d.get("auxiliary") or 0)
+        for d in LifecycleRequest.objects.filter(kind=RequestKind.AUXILIARY_REREGISTRATION,
+                                                 status=RequestStatus.FILED).values_list("data", flat=True)
+    }
+    auxiliaries = AuxiliaryDriver.objects.filter(
+        status=AuxiliaryStatus.ACTIVE, authorization__status__in=CURRENT_STATUSES,
+    ).select_related("authorization__holder", "person")
+    for aux in auxiliaries.iterator():
+        auth = aux.authorization
+        param = pack.param("auxiliary.yearly_reregistration", auth.modality)
+        if param is None or not param.value or aux.pk in pending:
+            continue
+        due = yearly_due(due_on=auxiliary_reregistration_due(auxiliary_registered_on(aux)), today=today)
+        name = aux.person.display_name
+        link = reverse("lifecycle-mine")
+        if due.remind:
+            with transaction.atomic():
+                notice = _yearly_notice(key=f"aux-rereg:reminder:{aux.pk}:{due.due_on}",
+                                        obligation=YearlyObligation.AUXILIARY_REREGISTRATION,
+                                        stage=YearlyNoticeStage.REMINDER, auth=auth, auxiliary=aux, due_on=due.due_on,
+                                        legal_basis=param.legal_basis)
+                if notice:
+                    body = (f"O recadastramento anual do condutor auxiliar {name} (autorização nº {auth.number}) "
+                            f"vence em {due.due_on:%d/%m/%Y}. Faça o pedido em Minha autorização ({param.legal_basis}).")
+                    for person in {auth.holder, aux.person}:
+                        notify(recipient=person, subject="Recadastramento anual de condutor auxiliar a vencer",
+                               body=body, link=link, dedup_key=f"aux-rereg-reminder:{aux.pk}:{due.due_on}:{person.pk}")
+                    done += 1
+        elif due.overdue:
+            with transaction.atomic():
+                notice = _yearly_notice(key=f"aux-rereg:overdue:{aux.pk}:{due.due_on}",
+                                        obligation=YearlyObligation.AUXILIARY_REREGISTRATION,
+                                        stage=YearlyNoticeStage.OVERDUE, auth=auth, auxiliary=aux, due_on=due.due_on,
+                                        legal_basis=param.legal_basis)
+                if notice:
+                    body = (f"O recadastramento anual do condutor auxiliar {name} (autorização nº {auth.number}) "
+                            f"venceu em {due.due_on:%d/%m/%Y} ({param.legal_basis}).")
+                    audit_log(actor=None, obj=aux, action="auxiliary_reregistration_overdue",
+                              reason=body, data={"due_on": due.due_on.isoformat(), "legal_basis": param.legal_basis})
+                    notify(recipient=auth.holder, subject="Recadastramento de condutor auxiliar vencido", body=body,
+                           link=link, dedup_key=f"aux-rereg-overdue:{aux.pk}:{due.due_on}")
+                    _notify_clerks(subject=f"Recadastramento vencido — autorização nº {auth.number}", body=body,
+                                   link=reverse("lifecycle-queue"), dedup=f"aux-rereg-overdue-clerk:{aux.pk}:{due.due_on}")
+                    done += 1
+    return done
+
+
+def _compliance_sweep(pack, today: date) -> int:
+    done = 0
+    proofs: dict[int, set[int]] = {}
+    for auth_id, data in LifecycleRequest.objects.filter(
+        kind=RequestKind.COMPLIANCE_PROOF, status__in=[RequestStatus.FILED, RequestStatus.APPROVED]
+    ).values_list("authorization_id", "data"):
+        proofs.setdefault(auth_id, set()).add(int(data.get("year") or 0))
+    for auth in Authorization.objects.filter(status__in=CURRENT_STATUSES).select_related("holder").iterator():
+        param = pack.param("grant.yearly_compliance_proof", auth.modality)
+        if param is None or not param.value:
+            continue
+        nxt = compliance_next_due(valid_from=auth.valid_from, valid_until=auth.valid_until,
+                                  proven_years=proofs.get(auth.pk, set()))
+        if nxt is None:
+            continue
+        year, due_on = nxt
+        due = yearly_due(due_on=due_on, today=today)
+        stage = YearlyNoticeStage.REMINDER if due.remind else YearlyNoticeStage.OVERDUE if due.overdue else None
+        if stage is None:
+            continue
+        with transaction.atomic():
+            notice = _yearly_notice(key=f"compliance:{stage}:{auth.pk}:{year}", obligation=YearlyObligation.COMPLIANCE_PROOF,
+                                    stage=stage, auth=auth, due_on=due_on, year=year, legal_basis=param.legal_basis)
+            if not notice:
+                continue
+            link = reverse("lifecycle-mine")
+            if stage == YearlyNoticeStage.REMINDER:
+                body = (f"A comprovação dos requisitos do {year}º ano da permissão nº {auth.number} vence em "
+                        f"{due_on:%d/%m/%Y}. Apresente os documentos em Minha autorização ({param.legal_basis}).")
+                notify(recipient=auth.holder, subject="Comprovação anual dos requisitos a vencer", body=body,
+                       link=link, dedup_key=f"compliance-reminder:{auth.pk}:{year}")
+            else:
+                body = (f"A comprovação dos requisitos do {year}º ano da permissão nº {auth.number} venceu em "
+                        f"{due_on:%d/%m/%Y} sem ser apresentada ({param.legal_basis}).")
+                audit_log(actor=None, obj=auth, action="compliance_proof_overdue", reason=body,
+                          data={"year": year, "due_on": due_on.isoformat(), "legal_basis": param.legal_basis})
+                notify(recipient=auth.holder, subject="Comprovação anual dos requisitos vencida", body=body,
+                       link=link, dedup_key=f"compliance-overdue:{auth.pk}:{year}")
+                _notify_clerks(subject=f"Comprovação anual vencida — permissão nº {auth.number}", body=body,
+                               link=reverse("lifecycle-queue"), dedup=f"compliance-overdue-clerk:{auth.pk}:{year}")
+            done += 1
+    return done
+
+
+def yearly_obligations_check(*, today: date | None = None) -> int:
+    """Remind (30 days before) and flag overdue yearly obligations: the auxiliary drivers'
+    re-registration and the permission's proof of requirements. Idempotent: each reminder and
+    each flag is a ``YearlyNotice`` with a unique key, created once."""
+    pack = regulation.current()
+    today = today or pack.today()
+    return _reregistration_sweep(pack, today) + _compliance_sweep(pack, today)
+
+
 # Stands and fees live in their own modules; re-exported here for one import point.
 from licensing.services_fees import (  # noqa: E402
     fee_cancel,
@@ -841,4 +1089,5 @@ __all__ = [
     "tff_issue",
     "tff_issue_for_application",
     "tff_unpaid_violation",
+    "yearly_obligations_check",
 ]

@@ -13,3 +13,12 @@ def leaves_flag_overdue_task() -> int:
     from licensing.services_lifecycle import leaves_flag_overdue
 
     return run_job("leaves_flag_overdue", lambda: leaves_flag_overdue())
+
+
+@shared_task(name="licensing.yearly_obligations_check")
+def yearly_obligations_check_task() -> int:
+    """Idempotent: each reminder and overdue flag of a yearly obligation (auxiliary driver
+    re-registration, permission's proof of requirements) is created once (unique key)."""
+    from licensing.services_lifecycle import yearly_obligations_check
+
+    return run_job("yearly_obligations_check", lambda: yearly_obligations_check())

@@ -19,8 +19,10 @@ from licensing.forms_lifecycle import (
     REQUEST_FORMS,
     AssignForm,
     AuxiliaryRemoveForm,
+    AuxiliaryReregistrationForm,
     BankReturnForm,
     CapacityForm,
+    ComplianceProofForm,
     DecideForm,
     EndAssignmentForm,
     FeeFilterForm,
@@ -101,11 +103,13 @@ FIELD_LABELS = {
     "status": "situação", "preposto": "preposto (registro)", "plate": "placa", "renavam": "RENAVAM", "make": "marca",
     "model": "modelo", "color": "cor", "manufacture_year": "ano de fabricação",
     "first_registration_date": "primeiro licenciamento", "doors": "portas", "seats": "lugares", "engine_cc": "cilindrada",
-    "supersedes": "substitui o nº",
+    "supersedes": "substitui o nº", "registered_on": "último (re)cadastramento", "due_on": "prazo",
+    "next_due_on": "próximo prazo", "documents": "documentos apresentados", "year": "ano da permissão",
 }
 ACTION_LABELS = {
     "lifecycle_request_filed": "pedido protocolado", "lifecycle_request_decided": "pedido decidido",
     "auxiliary_removal_late": "comunicação fora do prazo registrada", "substitution_inspection": "vistoria registrada",
+    "yearly_obligation_late": "apresentado depois do prazo",
 }
 
 
@@ -160,8 +164,14 @@ class MyAuthorizationView(RoleRequiredMixin, TemplateView):
         ctx["grants"] = grants
         ctx["preposto_for"] = list(self.request.user.preposto_roles.filter(ended_on__isnull=True)
                                    .select_related("authorization"))
-        ctx["auxiliary_for"] = list(AuxiliaryDriver.objects.filter(person=self.request.user, status=AuxiliaryStatus.ACTIVE)
-                                    .select_related("authorization", "authorization__vehicle"))
+        auxiliary_for = list(AuxiliaryDriver.objects.filter(person=self.request.user, status=AuxiliaryStatus.ACTIVE)
+                             .select_related("authorization", "authorization__vehicle"))
+        pending = list(LifecycleRequest.objects.filter(
+            authorization__in=[x.authorization_id for x in auxiliary_for], kind=RequestKind.AUXILIARY_REREGISTRATION,
+            status=RequestStatus.FILED)) if auxiliary_for else []
+        for x in auxiliary_for:
+            x.reregistration = sel.auxiliary_reregistration_state(x, pack, pack.today(), pending)
+        ctx["auxiliary_for"] = auxiliary_for
         return ctx
 
 
@@ -172,15 +182,23 @@ class RequestNewView(RoleRequiredMixin, View):
     template_name = "lifecycle/request_form.html"
 
     def _setup(self, request, pk: int, kind: str):
-        auth = sel.authorization_for(request.user, pk)
         if kind not in REQUEST_FORMS:
             raise Http404("Tipo de pedido desconhecido.")
+        auth = sel.authorization_for_filing(request.user, pk, kind)
         return auth, REQUEST_FORMS[kind]
 
     def _form(self, form_class, auth, data=None):
+        auxiliaries = AuxiliaryDriver.objects.filter(authorization=auth, status=AuxiliaryStatus.ACTIVE).select_related("person")
         if form_class is AuxiliaryRemoveForm:
-            auxiliaries = AuxiliaryDriver.objects.filter(authorization=auth, status=AuxiliaryStatus.ACTIVE).select_related("person")
             return form_class(data, auxiliaries=auxiliaries)
+        pack = regulation.current()
+        if form_class is AuxiliaryReregistrationForm:
+            if not sel.is_desk(self.request.user) and auth.holder_id != self.request.user.pk:
+                auxiliaries = auxiliaries.filter(person=self.request.user)  # the auxiliary re-registers themself
+            return form_class(data, auxiliaries=auxiliaries,
+                              documents=pack.documents(auth.modality, "renewal", applies_to="auxiliary"))
+        if form_class is ComplianceProofForm:
+            return form_class(data, documents=pack.documents(auth.modality, "renewal", applies_to="holder"))
         return form_class(data)
 
     def _render(self, request, auth, kind, form, status=200):
@@ -222,7 +240,11 @@ class RequestDetailView(RoleRequiredMixin, TemplateView):
         ctx["req"] = req
         ctx["history"] = [(e, ACTION_LABELS.get(e.action, e.action.replace("_", " ")), _state(e.from_state),
                            _state(e.to_state)) for e in history_for(req)]
-        ctx["data_rows"] = display_rows(req.data)
+        data = dict(req.data)
+        if isinstance(data.get("documents"), list):  # the pack's labels, not the codes
+            labels = {d["code"]: d["label"] for d in pack.data.get("documents", [])}
+            data["documents"] = [labels.get(c, c) for c in data["documents"]]
+        ctx["data_rows"] = display_rows(data)
         ctx["result_rows"] = display_rows(req.result)
         ctx["is_desk"] = sel.is_desk(self.request.user)
         ctx["can_inspect"] = has_role(self.request.user, *sel.INSPECTION_ROLES)
@@ -251,6 +273,7 @@ class QueueView(RoleRequiredMixin, TemplateView):
         ctx["page_obj"] = Paginator(qs, PAGE_SIZE).get_page(self.request.GET.get("page"))
         ctx["querystring"] = urlencode({k: v for k, v in filters.items() if v})
         ctx["counts"] = sel.queue_counts()
+        ctx["yearly_overdue"] = [] if agent_only else sel.yearly_overdue_open()
         return ctx
 
 
