@@ -227,7 +227,8 @@ class FareQuote:
 
     def components(self) -> list[tuple[str, Decimal]]:
         """The parts of the price (they add up to ``amount``)."""
-        parts = [(f"Passagem {FareZone(self.zone).label} — linha {self.line.code} ({self.fare.decree})", self.fare.amount)]
+        parts = [(f"Passagem da linha {self.line.code}, trecho {FareZone(self.zone).label} ({self.fare.decree})",
+                  self.fare.amount)]
         if self.student:
             pct = (self.discount * 100).normalize()
             parts.append((f"Desconto de estudante ({pct:f} %)".replace(".", ","), self.amount - self.fare.amount))
