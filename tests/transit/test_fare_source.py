@@ -134,3 +134,17 @@ def test_calculator_page_sees_a_new_fare_at_once(running, client, alegre):
     params["date"] = (alegre.today() + timedelta(days=10)).isoformat()
     assert "R$ 4,80" in client.get(reverse("tariffs-calculator"), params).content.decode()
     assert "R$ 4,80" not in client.get(reverse("tariffs-calculator")).content.decode()  # not in force today
+
+
+def test_form_requires_a_line_when_the_pack_has_no_bus_table(priced):
+    from tariffs.forms import QuoteForm
+
+    form = QuoteForm({"modality": "bus", "zone": "urban"}, modalities=["taxi", "bus"], km_optional_for=("bus",),
+                     lines=[priced], line_required=True)
+    assert not form.is_valid() and "Escolha a linha" in form.errors["line"][0]
+    form = QuoteForm({"modality": "bus", "line": str(priced.pk)}, modalities=["taxi", "bus"],
+                     km_optional_for=("bus",), lines=[priced], line_required=True)
+    assert form.is_valid() and form.cleaned_data["line"] == str(priced.pk)
+    taxi = QuoteForm({"modality": "taxi", "km": "3", "line": str(priced.pk)}, modalities=["taxi", "bus"],
+                     lines=[priced])
+    assert taxi.is_valid() and taxi.cleaned_data["line"] == ""  # a line only matters for the bus
