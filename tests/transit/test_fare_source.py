@@ -148,3 +148,27 @@ def test_form_requires_a_line_when_the_pack_has_no_bus_table(priced):
     taxi = QuoteForm({"modality": "taxi", "km": "3", "line": str(priced.pk)}, modalities=["taxi", "bus"],
                      lines=[priced])
     assert taxi.is_valid() and taxi.cleaned_data["line"] == ""  # a line only matters for the bus
+
+
+def test_calculator_page_queries_do_not_grow_with_the_lines(running, client, alegre, monkeypatch):
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from .conftest import make_line
+
+    concession, line = running
+
+    def count() -> int:
+        cache.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(reverse("tariffs-calculator")).status_code == 200
+        return len(ctx.captured_queries)
+
+    monkeypatch.setattr("tariffs.selectors._FINGERPRINT_SECONDS", 3600.0)  # the tables' own memo, not ours
+    _set(line, "4.00", alegre.today(), alegre.today())
+    count()  # warm the pack and the tables' memo
+    one = count()
+    for n in range(2, 31):
+        _set(make_line(concession, code=f"L{n:02d}"), "4.00", alegre.today(), alegre.today())
+    assert count() == one
