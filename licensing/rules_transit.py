@@ -161,6 +161,17 @@ def notice_violation(
     return None
 
 
+def fare_in_force_on(at: date, announced_on: date, effective_from: date, notice_days: int, *,
+                     is_change: bool) -> bool:
+    """Art. 17: a fare applies from its effective date; a CHANGE never before N days after its
+    announcement (announced on day 0: not in force on day N − 1, in force on day N). The first
+    fare of a line (art. 15, set with the concession) needs no prior notice.
+    """
+    if at < effective_from:
+        return False
+    return not is_change or at >= earliest_effective(announced_on, notice_days)
+
+
 # --- art. 4, parágrafo único and art. 16: fares ------------------------------------------
 def student_fare(amount: Decimal, discount: Decimal | str) -> Decimal:
     """Art. 4, parágrafo único: students pay the fare less the discount, half up to the cent."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from licensing import rules_transit as rules
 from licensing.models_transit import (
@@ -81,15 +81,41 @@ def staff_lines(concession: Concession | None = None) -> QuerySet[BusLine]:
     return qs.order_by("code")
 
 
-def fares_in_force(line: BusLine, at: date | None = None) -> dict[str, BusFare]:
-    """zone → the fare in force at ``at`` (latest effective_from ≤ at). Uses prefetched rows."""
-    at = at or regulation.current().today()
+def _fare_rows(line: BusLine) -> list[BusFare]:
     rows = getattr(line, "fare_rows", None)
     if rows is None:
         rows = list(line.fares.order_by("zone", "-effective_from", "-id"))
+    return rows
+
+
+def _notice_days() -> int:
+    found = regulation.current().collective_param("fare.min_notice_days")
+    return int(found.value) if found is not None else 0
+
+
+def _first_fare_ids(rows: list[BusFare]) -> set[int]:
+    """The first fare of each zone (set with the line, art. 15): no prior notice applies to it."""
+    first: dict[str, BusFare] = {}
+    for fare in rows:
+        seen = first.get(fare.zone)
+        if seen is None or (fare.effective_from, fare.pk or 0) < (seen.effective_from, seen.pk or 0):
+            first[fare.zone] = fare
+    return {f.pk for f in first.values()}
+
+
+def fares_in_force(line: BusLine, at: date | None = None) -> dict[str, BusFare]:
+    """zone → the fare in force at ``at``: the latest one that applies on that day (art. 17:
+    a change announced less than N days before is not in force yet). Uses prefetched rows."""
+    at = at or regulation.current().today()
+    rows = _fare_rows(line)
+    notice_days = _notice_days()
+    firsts = _first_fare_ids(rows)
     out: dict[str, BusFare] = {}
     for fare in rows:
-        if fare.effective_from <= at and fare.zone not in out:
+        if fare.zone in out:
+            continue
+        if rules.fare_in_force_on(at, fare.announced_on, fare.effective_from, notice_days,
+                                  is_change=fare.pk not in firsts):
             out[fare.zone] = fare
     return out
 
@@ -97,10 +123,51 @@ def fares_in_force(line: BusLine, at: date | None = None) -> dict[str, BusFare]:
 def upcoming_fares(line: BusLine, at: date | None = None) -> list[BusFare]:
     """Announced fares not yet in force (public notice, art. 17)."""
     at = at or regulation.current().today()
-    rows = getattr(line, "fare_rows", None)
-    if rows is None:
-        rows = list(line.fares.order_by("zone", "-effective_from", "-id"))
-    return sorted((f for f in rows if f.effective_from > at), key=lambda f: (f.effective_from, f.zone))
+    rows = _fare_rows(line)
+    notice_days = _notice_days()
+    firsts = _first_fare_ids(rows)
+    found = (f for f in rows
+             if not rules.fare_in_force_on(at, f.announced_on, f.effective_from, notice_days,
+                                           is_change=f.pk not in firsts))
+    return sorted(found, key=lambda f: (f.effective_from, f.zone))
+
+
+_FARES_STATE_KEY = "transit:fares-state"
+_FARES_STATE_SECONDS = 60  # forgotten at once by the services that change fares or public lines
+
+
+def _fares_state() -> tuple[str, int]:
+    """(fingerprint, number of fares of public lines): one query, then kept in the cache (shared
+    by the processes) until a fare is set or a concession changes status."""
+    from django.core.cache import cache
+
+    found = cache.get(_FARES_STATE_KEY)
+    if found is not None:
+        return found
+    agg = BusLine.objects.filter(concession__status__in=PUBLIC_STATUSES).aggregate(
+        n_lines=Count("id", distinct=True), last_line=Max("id"), n_fares=Count("fares", distinct=True),
+        last_fare=Max("fares__id"))
+    found = (f"{agg['n_lines']}:{agg['last_line']}:{agg['n_fares']}:{agg['last_fare']}", agg["n_fares"] or 0)
+    cache.set(_FARES_STATE_KEY, found, _FARES_STATE_SECONDS)
+    return found
+
+
+def forget_fares_state() -> None:
+    from django.core.cache import cache
+
+    cache.delete(_FARES_STATE_KEY)
+
+
+def fares_fingerprint() -> str:
+    """Changes whenever a fare is set or a line is opened/closed to the public (page caches)."""
+    return _fares_state()[0]
+
+
+def quotable_lines() -> list[BusLine]:
+    """Public lines that have at least one fare (the bus lines of the fare calculator)."""
+    if not _fares_state()[1]:
+        return []
+    return list(public_lines().filter(fares__isnull=False).distinct())
 
 
 def itinerary_in_force(line: BusLine, at: date | None = None) -> Itinerary:
@@ -158,6 +225,41 @@ class FareQuote:
         }
 
 
+    def components(self) -> list[tuple[str, Decimal]]:
+        """The parts of the price (they add up to ``amount``)."""
+        parts = [(f"Passagem da linha {self.line.code}, trecho {FareZone(self.zone).label} ({self.fare.decree})",
+                  self.fare.amount)]
+        if self.student:
+            pct = (self.discount * 100).normalize()
+            parts.append((f"Desconto de estudante ({pct:f} %)".replace(".", ","), self.amount - self.fare.amount))
+        return parts
+
+    def as_quote_api(self) -> dict:
+        """The shape of GET /api/v1/fares/quote/ (the same keys as the tariff-table quotes)."""
+        return {
+            "total": f"{self.amount:.2f}",
+            "currency": "BRL",
+            "components": [{"label": label, "amount": f"{amount:.2f}"} for label, amount in self.components()],
+            "tariff": {
+                "decree": self.fare.decree,
+                "effective_from": self.fare.effective_from.isoformat(),
+                "published_on": self.fare.announced_on.isoformat(),
+                "structure": "line",
+                "is_example": False,
+            },
+            "legal_basis": self.legal_basis,
+            "modality": "bus",
+            "at": self.at.isoformat(),
+            "line": {"id": self.line.pk, "code": self.line.code, "name": self.line.name},
+            "zone": self.zone,
+            "student": self.student,
+            "full_fare": f"{self.fare.amount:.2f}",
+            "flag": None,
+            "is_maximum": False,
+            "notes": [],
+        }
+
+
 class FareNotFound(Exception):
     """No fare of the asked zone is in force on the line at that date."""
 
@@ -178,6 +280,61 @@ def fare_quote(line: BusLine, *, zone: str = FareZone.URBAN, student: bool = Fal
         amount = rules.student_fare(fare.amount, discount)
         basis.append(p.legal_basis)
     return FareQuote(line, zone, student, at, fare, amount, discount, "; ".join(b for b in basis if b))
+
+
+def line_fare_quote(line_id, *, zone: str | None = None, student: bool = False, at: date | None = None) -> FareQuote:
+    """The quote of the public fare calculator for one line; bad input → RuleViolation naming the field."""
+    from portal.exceptions import RuleViolation
+
+    pack = regulation.current()
+    basis = _law_basis(pack, "art. 16")
+    if not pack.collective_transport:
+        raise RuleViolation("fare.no_lines", "Este município não tem linhas de ônibus concedidas.", "", field="line")
+    try:
+        pk = int(str(line_id).strip())
+    except (TypeError, ValueError):
+        pk = None
+    line = public_lines().filter(pk=pk).first() if pk else None
+    if line is None:
+        raise RuleViolation("fare.line_unknown", "Linha de ônibus não encontrada: escolha uma das linhas em operação.",
+                            basis, field="line")
+    zone = zone or FareZone.URBAN
+    if zone not in FareZone.values:
+        raise RuleViolation("fare.zone_invalid", "Trecho inválido: use urbano (urban) ou rural (rural).", basis,
+                            field="zone")
+    try:
+        return fare_quote(line, zone=zone, student=student, at=at)
+    except FareNotFound as exc:
+        raise RuleViolation("fare.no_line_fare", str(exc), basis, field="zone") from None
+
+
+def line_tariff_api(line: BusLine, at: date) -> dict | None:
+    """The fares of a line in force at ``at`` in the shape of GET /api/v1/fares/tariffs/."""
+    pack = regulation.current()
+    fares = fares_in_force(line, at)
+    if not fares:
+        return None
+    latest = max(fares.values(), key=lambda f: (f.effective_from, f.pk))
+    components: dict[str, str] = {zone: f"{fare.amount:.2f}" for zone, fare in sorted(fares.items())}
+    student = pack.collective_param("fare.student_discount")
+    if student is not None:
+        components["student_discount"] = f"{Decimal(str(student.value)):.2f}"
+    return {
+        "modality": "bus",
+        "decree": latest.decree,
+        "published_on": latest.announced_on.isoformat(),
+        "effective_from": latest.effective_from.isoformat(),
+        "structure": "line",
+        "components": components,
+        "legal_basis": "; ".join(dict.fromkeys(
+            [f.legal_basis for f in fares.values()] + ([student.legal_basis] if student else []))),
+        "is_example": False,
+        "adjustment_month": None,
+        "line": {"id": line.pk, "code": line.code, "name": line.name},
+        "fares": [{"zone": f.zone, "amount": f"{f.amount:.2f}", "decree": f.decree,
+                   "announced_on": f.announced_on.isoformat(), "effective_from": f.effective_from.isoformat(),
+                   "legal_basis": f.legal_basis} for _, f in sorted(fares.items())],
+    }
 
 
 def _p(pack, key: str):

@@ -46,6 +46,7 @@ from licensing.models_transit import (
     ItinerarySegment,
     ItineraryStatus,
 )
+from licensing.selectors_transit import forget_fares_state
 from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation
@@ -106,6 +107,8 @@ def _concession_to(*, actor, concession: Concession, to: str, reason: str, data:
             f"{ConcessionStatus(to).label}."
         )
     before = concession.status
+    forget_fares_state()  # the public lines of the fare calculator may change
+    transaction.on_commit(forget_fares_state)
     concession.status = to
     concession.status_reason = reason
     concession.status_changed_at = timezone.now()
@@ -648,6 +651,8 @@ def fare_set(*, actor, line: BusLine, zone: str, amount: Decimal, decree: str, a
         announced_on=announced_on, effective_from=effective_from,
         legal_basis=basis if is_change else _law_basis(pack, "art. 15"), created_by=_user(actor),
     )
+    forget_fares_state()
+    transaction.on_commit(forget_fares_state)
     audit_log(actor=actor, obj=fare, action="fare_set", reason=f"Tarifa fixada pelo {fare.decree}",
               data={"line": line.code, "zone": zone, "amount": str(fare.amount),
                     "announced_on": announced_on.isoformat(), "effective_from": effective_from.isoformat(),

@@ -20,6 +20,7 @@ urlpatterns = [
     path(f"{G}/concessoes/nova/", v.ConcessionCreateView.as_view(), name="transit-concession-new"),
     path(f"{G}/concessoes/<int:pk>/", v.ConcessionDetailView.as_view(), name="transit-concession"),
     path(f"{G}/concessoes/<int:pk>/contrato/", v.ContractSignView.as_view(), name="transit-contract"),
+    path(f"{G}/concessoes/<int:pk>/contrato.pdf", v.ContractPdfView.as_view(), name="transit-contract-pdf"),
     path(f"{G}/concessoes/<int:pk>/convocar-proxima/", v.CallNextView.as_view(), name="transit-call-next"),
     path(f"{G}/concessoes/<int:pk>/inicio/", v.ServiceStartView.as_view(), name="transit-start"),
     path(f"{G}/concessoes/<int:pk>/renovar/", v.RenewView.as_view(), name="transit-renew"),

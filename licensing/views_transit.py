@@ -770,3 +770,26 @@ class ComplaintAnswerView(ActionView):
     def success_url(self, obj, result):
         return reverse("transit-complaints")
 
+
+
+class ContractPdfView(StaffMixin, View):
+    """GET the signed concession contract as a PDF (clerk, julgador, admin; art. 8, 9, 25)."""
+
+    def get(self, request, pk: int):
+        from django.http import HttpResponse
+
+        from licensing.documents_transit import ContractNotSigned, concession_contract_pdf
+
+        try:
+            concession = sel.concession_for_staff(pk)
+        except Concession.DoesNotExist as exc:
+            raise Http404 from exc
+        try:
+            pdf = concession_contract_pdf(concession)
+        except ContractNotSigned as exc:
+            raise Http404(str(exc)) from exc
+        response = HttpResponse(pdf, content_type="application/pdf")
+        safe = "".join(ch if ch.isalnum() else "-" for ch in concession.contract_number).strip("-")
+        response["Content-Disposition"] = f'inline; filename="contrato-concessao-{safe or concession.pk}.pdf"'
+        response["Cache-Control"] = "private, no-store"
+        return response

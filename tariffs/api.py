@@ -8,6 +8,7 @@ from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from licensing import selectors_transit as transit
 from portal import regulation
 from portal.exceptions import RuleViolation
 from portal.public.http import api_cache
@@ -34,6 +35,7 @@ class TariffsView(APIView):
         parameters=[
             OpenApiParameter("modality", OpenApiTypes.STR, enum=[m.value for m in TariffModality]),
             OpenApiParameter("at", OpenApiTypes.DATETIME, description="momento (padrão: agora)"),
+            OpenApiParameter("line", OpenApiTypes.INT, description="ônibus: id da linha"),
         ],
         responses={200: OpenApiTypes.OBJECT},
     )
@@ -45,6 +47,8 @@ class TariffsView(APIView):
             return Response({"errors": {"at": form.errors["at"]}}, status=400)
         moment = selectors.local_moment(pack, form.cleaned_data.get("at"))
         modality = request.query_params.get("modality")
+        if request.query_params.get("line") not in (None, ""):
+            return self.line_tariff(request.query_params, modality, moment.date())
         if modality is None:
             out = []
             for m in selectors.modalities_with_tables(tables):
@@ -70,6 +74,30 @@ class TariffsView(APIView):
         return api_cache(Response(selectors.tariff_api(pack, table)), 300)
 
 
+    def line_tariff(self, params, modality, on):
+        if modality not in (None, "", "bus"):
+            return Response(
+                {"errors": {"line": ["Linha só se aplica ao serviço de ônibus (modality=bus)."]}},
+                status=400,
+            )
+        try:
+            pk = int(params.get("line"))
+        except (TypeError, ValueError):
+            pk = None
+        line = transit.public_lines().filter(pk=pk).first() if pk and transit.transit_enabled() else None
+        if line is None:
+            return Response(
+                {"errors": {"line": ["Linha de ônibus não encontrada: escolha uma das linhas em operação."]}},
+                status=404,
+            )
+        found = transit.line_tariff_api(line, on)
+        if found is None:
+            return Response(
+                {"errors": {"line": ["Não há tarifa desta linha em vigor nesta data."]}}, status=404
+            )
+        return api_cache(Response(found), 300)
+
+
 class QuoteView(APIView):
     """GET /api/v1/fares/quote/?modality=taxi&km=10&at=...&waiting_minutes=0&student=false."""
 
@@ -84,6 +112,8 @@ class QuoteView(APIView):
             OpenApiParameter("waiting_minutes", OpenApiTypes.INT),
             OpenApiParameter("student", OpenApiTypes.BOOL),
             OpenApiParameter("zone", OpenApiTypes.STR, enum=["urban", "rural"]),
+            OpenApiParameter("line", OpenApiTypes.INT,
+                             description="ônibus: id da linha (tarifa da linha fixada por decreto)"),
         ],
         responses={200: OpenApiTypes.OBJECT},
     )
@@ -92,6 +122,8 @@ class QuoteView(APIView):
         tables = selectors.all_tables(pack)
         modalities = selectors.modalities_with_tables(tables)
         params = request.query_params.copy()
+        if params.get("line") not in (None, ""):
+            return self.line_quote(params)
         modality = params.get("modality") or (modalities[0] if modalities else "taxi")
         if modality not in TariffModality.values:
             return Response(
@@ -116,3 +148,38 @@ class QuoteView(APIView):
         except RuleViolation as exc:
             return Response({"errors": {exc.field: [str(exc)]}, "rule": exc.as_dict()}, status=400)
         return api_cache(Response(quote.as_api()), 60)
+
+    def line_quote(self, params):
+        """modality=bus&line=<id>: the line's fare by decree in force at ``at`` (art. 16–17)."""
+        if params.get("modality") not in (None, "", "bus"):
+            return Response(
+                {"errors": {"line": ["Linha só se aplica ao serviço de ônibus (modality=bus)."]}},
+                status=400,
+            )
+        form = QuoteForm({"at": params.get("at", "")})
+        form.is_valid()
+        if "at" in form.errors:
+            return Response({"errors": {"at": form.errors["at"]}}, status=400)
+        student = _bool_param(params.get("student"))
+        if student is None:
+            return Response(
+                {"errors": {"student": ["Use student=true ou student=false."]}}, status=400
+            )
+        pack = regulation.current()
+        moment = selectors.local_moment(pack, form.cleaned_data.get("at"))
+        try:
+            quote = transit.line_fare_quote(
+                params.get("line"), zone=params.get("zone") or None, student=student, at=moment.date()
+            )
+        except RuleViolation as exc:
+            return Response({"errors": {exc.field: [str(exc)]}, "rule": exc.as_dict()}, status=400)
+        return api_cache(Response(quote.as_quote_api()), 60)
+
+
+def _bool_param(raw) -> bool | None:
+    value = str(raw or "false").strip().lower()
+    if value in ("true", "1", "on", "yes", "sim"):
+        return True
+    if value in ("false", "0", "off", "no", "nao", "não", ""):
+        return False
+    return None

@@ -46,7 +46,13 @@ class QuoteForm(forms.Form):
         help_text="Minutos parados a pedido do passageiro.",
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
-    zone = forms.ChoiceField(label="Linha (ônibus)", choices=ZONE_CHOICES, required=False)
+    line = forms.ChoiceField(
+        label="Linha de ônibus",
+        choices=[("", "Tabela geral do ônibus")],
+        required=False,
+        help_text="A passagem da linha é a fixada por decreto para ela.",
+    )
+    zone = forms.ChoiceField(label="Trecho (ônibus)", choices=ZONE_CHOICES, required=False)
     student = forms.BooleanField(label="Estudante (ônibus: paga meia passagem)", required=False)
     at = forms.CharField(required=False, widget=forms.HiddenInput, max_length=40)
 
@@ -55,9 +61,19 @@ class QuoteForm(forms.Form):
         *args,
         modalities: list[str] | None = None,
         km_optional_for: tuple[str, ...] = (),
+        lines: list | None = None,
+        line_required: bool = False,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
+        self.line_required = line_required
+        if lines:
+            blank = "Escolha a linha" if line_required else "Tabela geral do ônibus"
+            self.fields["line"].choices = [("", blank)] + [
+                (str(ln.pk), f"{ln.code} — {ln.name}") for ln in lines
+            ]
+        else:
+            del self.fields["line"]
         if modalities:
             self.fields["modality"].choices = [
                 (m, dict(TariffModality.choices)[m]) for m in modalities
@@ -118,6 +134,10 @@ class QuoteForm(forms.Form):
             self.fields["modality"].choices[0][0] if self.fields["modality"].choices else ""
         )
         data["modality"] = modality
+        if modality != "bus":
+            data["line"] = ""
+        elif "line" in self.fields and not data.get("line") and self.line_required:
+            self.add_error("line", "Escolha a linha de ônibus: a passagem é a fixada para cada linha.")
         if "km" in data and data.get("km") is None and modality not in self.km_optional_for:
             self.add_error("km", "Informe a distância da corrida em quilômetros.")
         if data.get("at") is None and data.get("date"):

@@ -230,3 +230,50 @@ def compute_quote(pack: Pack, tables: list[TariffTable], data: dict) -> Quote:
         km=data.get("km") or Decimal(0),
         student_basis=basis if data.get("student") and table.modality == "bus" else "",
     )
+
+
+@dataclass
+class LineQuote:
+    """A bus fare of one line (licensing.selectors_transit.fare_quote) shown like a table quote."""
+
+    quote: object  # licensing.selectors_transit.FareQuote
+    at: datetime
+
+    @property
+    def line(self):
+        return self.quote.line
+
+    @property
+    def result(self) -> rules.FareQuote:
+        from licensing.models_transit import FareZone
+
+        return rules.FareQuote(
+            total=self.quote.amount,
+            lines=[rules.FareLine(label, amount) for label, amount in self.quote.components()],
+            notes=[f"Linha {self.quote.line.code} — {self.quote.line.name}, trecho {FareZone(self.quote.zone).label}."],
+        )
+
+    @property
+    def table(self) -> dict:
+        fare = self.quote.fare
+        return {"decree": fare.decree, "effective_from": fare.effective_from,
+                "legal_basis": self.quote.legal_basis, "is_example": False}
+
+    student_basis = ""
+
+    def as_api(self) -> dict:
+        return self.quote.as_quote_api()
+
+
+def line_quote(pack: Pack, data: dict) -> LineQuote:
+    """The quote of a QuoteForm with a bus line: the line's fare by decree (art. 16–17)."""
+    from licensing import selectors_transit
+
+    moment = local_moment(pack, data.get("at"))
+    if data.get("time_only") is not None:
+        moment = moment.replace(hour=data["time_only"].hour, minute=data["time_only"].minute,
+                                second=0, microsecond=0)
+    quote = selectors_transit.line_fare_quote(
+        data["line"], zone=data.get("zone") or None, student=bool(data.get("student")), at=moment.date()
+    )
+    return LineQuote(quote=quote, at=moment)

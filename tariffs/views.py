@@ -18,7 +18,20 @@ from tariffs.forms import QuoteForm, TariffPublishForm
 from tariffs.models import TariffStructure
 from tariffs.services import PUBLISHER_ROLES, _allowed_modalities, tariff_publish
 
-QUOTE_FIELDS = ("modality", "km", "date", "time", "waiting_minutes", "zone", "student", "at")
+QUOTE_FIELDS = ("modality", "km", "date", "time", "waiting_minutes", "line", "zone", "student", "at")
+
+
+def _transit_vary() -> str:
+    """Bus lines and their fares (collective transport) change the calculator page."""
+    from licensing import selectors_transit
+
+    return selectors_transit.fares_fingerprint() if selectors_transit.transit_enabled() else "-"
+
+
+def _bus_lines() -> list:
+    from licensing import selectors_transit
+
+    return selectors_transit.quotable_lines() if selectors_transit.transit_enabled() else []
 
 
 def _table_card(pack, table, *, on) -> dict:
@@ -49,7 +62,7 @@ class CalculatorView(View):
     def get(self, request):
         pack = regulation.current()
         fingerprint = selectors.tables_fingerprint(pack)
-        vary = f"{pack.municipality_id}|{pack.version}|{fingerprint}|{pack.today()}"
+        vary = f"{pack.municipality_id}|{pack.version}|{fingerprint}|{_transit_vary()}|{pack.today()}"
         response = cached_page(
             request, lambda: self.render_page(request, pack, fingerprint), timeout=300, vary=vary
         )
@@ -58,18 +71,27 @@ class CalculatorView(View):
     def render_page(self, request, pack, fingerprint: str):
         tables = selectors.all_tables(pack, fingerprint)
         modalities = selectors.modalities_with_tables(tables)
+        lines = _bus_lines()
+        line_required = bool(lines) and "bus" not in modalities
+        if lines and "bus" not in modalities:
+            modalities = [*modalities, "bus"]
         bound = any(name in request.GET for name in QUOTE_FIELDS)
         form = QuoteForm(
             request.GET if bound else None,
             modalities=modalities,
             km_optional_for=("bus",),
+            lines=lines,
+            line_required=line_required,
             initial={"modality": modalities[0] if modalities else ""},
         )
         quote = None
         status = 200
         if bound and form.is_valid():
             try:
-                quote = selectors.compute_quote(pack, tables, form.cleaned_data)
+                if form.cleaned_data.get("line"):
+                    quote = selectors.line_quote(pack, form.cleaned_data)
+                else:
+                    quote = selectors.compute_quote(pack, tables, form.cleaned_data)
             except RuleViolation as exc:
                 field = exc.field if exc.field in form.fields else None
                 if exc.field == "at":
@@ -83,10 +105,19 @@ class CalculatorView(View):
             "quote": quote,
             "cards": tables_in_force(pack, tables, today),
             "has_bus": "bus" in modalities,
+            "bus_lines": [
+                {"line": ln, "fares": _fares(ln, today)} for ln in lines
+            ],
             "today": today,
             "crumbs": [("Tarifas", None)],
         }
         return render(request, "tariffs/calculator.html", ctx, status=status)
+
+
+def _fares(line, on) -> dict:
+    from licensing import selectors_transit
+
+    return selectors_transit.fares_in_force(line, on)
 
 
 class TariffTablePdfView(View):

@@ -2,7 +2,7 @@
 // script (the form is a plain GET answered by the server).
 (function () {
   "use strict";
-  var FIELDS = ["modality", "km", "date", "time", "waiting_minutes", "zone", "student"];
+  var FIELDS = ["modality", "km", "date", "time", "waiting_minutes", "line", "zone", "student"];
 
   function brl(value) {
     var n = Number(value);
@@ -108,6 +108,7 @@
         if (input.type === "checkbox") { params.set(name, input.checked ? "true" : "false"); }
         else if (input.value !== "") { params.set(name, input.value); }
       });
+      if (params.get("modality") !== "bus") { params.delete("line"); }
       return params;
     }
 

@@ -77,6 +77,7 @@ ROWS = [
     Row("transit-concessionaire", only(STAFF), kwargs=_pk("t_company")),
     Row("transit-concessions", only(STAFF)),
     Row("transit-concession", only(STAFF), kwargs=_pk("t_concession")),
+    Row("transit-contract-pdf", only(STAFF), kwargs=_pk("t_concession"), notes="contrato assinado (PDF)"),
     Row("transit-line-manage", only(STAFF), kwargs=_pk("t_line")),
     Row("transit-complaints", only(STAFF)),
 ]
