@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import Decimal, localcontext
 
 from portal.exceptions import RuleViolation
-
-CENT = Decimal("0.01")
+from portal.money import to_cents
 
 # Penalty kinds, in the order they are shown.
 KIND_LABELS = {
@@ -35,14 +34,7 @@ KIND_ORDER = list(KIND_LABELS)
 ENDING_KINDS = {"cassation", "cancellation"}
 
 
-def money(value) -> Decimal:
-    """Decimal rounded half up to the cent (PRODUCT.md: money is Decimal, half up).
-
-    Computed with a wide precision: progressive doubling (×2, ×4, … ×2ⁿ) has no ceiling in
-    the law and must not overflow the default 28 digits."""
-    with localcontext() as ctx:
-        ctx.prec = 80
-        return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
+money = to_cents  # Decimal rounded half up to the cent (portal.money)
 
 
 # --- catalogue ----------------------------------------------------------------------

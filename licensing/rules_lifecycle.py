@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from licensing.rules import add_years, full_years_between
 from portal.exceptions import RuleViolation
+from portal.money import to_cents
 
 
 def _basis(param, suffix: str = "") -> str:
@@ -349,12 +350,11 @@ def stand_swap_violation(*, requires_consent, consent_a: bool, consent_b: bool) 
 
 
 # --- fees ----------------------------------------------------------------------------
-CENT = Decimal("0.01")
 
 
 def fee_amount(*, units, unit_value: Decimal) -> Decimal:
     """Amount in reais of a fee set in fiscal units, rounded half up to the cent."""
-    return (Decimal(str(units)) * Decimal(str(unit_value))).quantize(CENT, rounding=ROUND_HALF_UP)
+    return to_cents(Decimal(str(units)) * Decimal(str(unit_value)))
 
 
 def tff_violation(tff_units) -> RuleViolation | None:

@@ -15,6 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from licensing.rules import add_years
 from portal.exceptions import RuleViolation
+from portal.money import to_cents
 
 CENT = Decimal("0.01")
 KM = Decimal("0.001")
@@ -175,8 +176,7 @@ def fare_in_force_on(at: date, announced_on: date, effective_from: date, notice_
 # --- art. 4, parágrafo único and art. 16: fares ------------------------------------------
 def student_fare(amount: Decimal, discount: Decimal | str) -> Decimal:
     """Art. 4, parágrafo único: students pay the fare less the discount, half up to the cent."""
-    value = Decimal(str(amount)) * (Decimal("1") - Decimal(str(discount)))
-    return value.quantize(CENT, rounding=ROUND_HALF_UP)
+    return to_cents(Decimal(str(amount)) * (Decimal("1") - Decimal(str(discount))))
 
 
 def fare_amount_violation(amount: Decimal, basis: str) -> RuleViolation | None:

@@ -23,8 +23,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Protocol, TypeVar
 
 from portal.exceptions import RuleViolation
+from portal.money import to_cents
 
-CENT = Decimal("0.01")
 MAX_KM = Decimal("1000")
 MAX_WAITING_MINUTES = 24 * 60
 STRUCTURES = ("base_plus_km", "flags", "max_fare_bands", "units", "zones")
@@ -44,9 +44,7 @@ MONEY_COMPONENTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def money(value: Decimal) -> Decimal:
-    """Round half up to the cent."""
-    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+money = to_cents  # round half up to the cent (portal.money)
 
 
 def dec(value: Any) -> Decimal:
