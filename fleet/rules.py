@@ -21,6 +21,15 @@ def full_years_between(start: date, end: date) -> int:
     return years
 
 
+def vehicle_age_years(basis: str | None, manufacture_year: int, first_registration: _date | None, on: _date) -> int:
+    """Age of a vehicle as the pack counts it (``vehicle.age_basis``): full years since the
+    first CRLV for "first_registration" (the manufacture year when that date is unknown),
+    calendar years since the manufacture year otherwise."""
+    if basis == "first_registration" and first_registration is not None:
+        return full_years_between(first_registration, on)
+    return on.year - int(manufacture_year)
+
+
 def vehicle_age(manufacture_year: int | None, first_registration: _date | None, today: _date, basis, max_age,
                 ) -> list[RuleViolation]:
     """vehicle.max_age_years counted by vehicle.age_basis; an age equal to the maximum is allowed."""
@@ -33,14 +42,14 @@ def vehicle_age(manufacture_year: int | None, first_registration: _date | None, 
             return [RuleViolation("vehicle.max_age_years", "Informe a data do primeiro licenciamento (CRLV): a idade "
                                   "do veículo é contada a partir dela.", max_age.legal_basis,
                                   field="vehicle.first_registration_date")]
-        age = full_years_between(first_registration, today)
+        age = vehicle_age_years(how, manufacture_year or 0, first_registration, today)
         counted = f"licenciado pela primeira vez em {first_registration:%d/%m/%Y}"
         field = "vehicle.first_registration_date"
     else:
         if manufacture_year is None:
             return [RuleViolation("vehicle.max_age_years", "Informe o ano de fabricação do veículo.",
                                   max_age.legal_basis, field="vehicle.manufacture_year")]
-        age = today.year - int(manufacture_year)
+        age = vehicle_age_years(how, manufacture_year, None, today)
         counted = f"fabricado em {manufacture_year}"
         field = "vehicle.manufacture_year"
     if age > limit:

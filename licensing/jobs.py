@@ -20,6 +20,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from fleet.rules import vehicle_age_years
 from licensing.models import (
     CURRENT_STATUSES,
     Alvara,
@@ -27,7 +28,7 @@ from licensing.models import (
     Authorization,
     AuthorizationStatus,
 )
-from licensing.rules import add_years, full_years_between, quota_slots
+from licensing.rules import add_years, quota_slots
 from licensing.selectors import count_current_grants
 from portal import regulation
 from portal.models import AuditEntry, JobRun, Notification
@@ -66,18 +67,6 @@ def _held_by_renewal(pack, ids: list[int]) -> set[int]:
 def is_expired(valid_until: date, today: date) -> bool:
     """Valid through ``valid_until`` inclusive: expired only from the next day on."""
     return valid_until < today
-
-
-def vehicle_age_years(basis: str, manufacture_year: int, first_registration: date | None, on: date) -> int:
-    """Age of a vehicle as the pack counts it.
-
-    ``manufacture_year``: calendar years since the manufacture year; ``first_registration``:
-    full years since the first CRLV (the pack's ``vehicle.age_basis`` and its legal basis).
-    Without a first CRLV date, the manufacture year is used.
-    """
-    if basis == "first_registration" and first_registration is not None:
-        return full_years_between(first_registration, on)
-    return on.year - manufacture_year
 
 
 def reached_max_age(age: int, max_age: int) -> bool:

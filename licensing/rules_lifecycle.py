@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
+from fleet.rules import vehicle_age_years
 from licensing.rules import add_years, full_years_between
 from portal.exceptions import RuleViolation
 from portal.money import to_cents
@@ -113,11 +114,8 @@ def driver_requirement_violations(
 
 # --- vehicle -------------------------------------------------------------------------
 def vehicle_age(*, manufacture_year: int, first_registration: date | None, basis: str | None, on: date) -> int:
-    """Age in completed years: from the first CRLV date where the pack says so, else by
-    manufacture year (``vehicle.age_basis``)."""
-    if basis == "first_registration" and first_registration is not None:
-        return full_years_between(first_registration, on)
-    return on.year - manufacture_year
+    """Age as the pack counts it (``vehicle.age_basis``): fleet.rules.vehicle_age_years."""
+    return vehicle_age_years(basis, manufacture_year, first_registration, on)
 
 
 SUBSTITUTION_GROUNDS = {
