@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from datetime import date
 
 import pytest
 from django.contrib.auth.models import Group
@@ -78,37 +79,52 @@ def make_user(username: str, role: str | None, *, cpf: str | None = None, name: 
     return user
 
 
+# The people of the permission matrix and of most tests: persona -> (username, role, fields).
+PERSONA_USERS = {
+    "requerente": (CPF_ALICE, Role.APPLICANT, {"cpf": CPF_ALICE, "name": "Alice Requerente",
+                                               "birth_date": date(1985, 3, 10)}),
+    "outsider": (CPF_BOB, Role.APPLICANT, {"cpf": CPF_BOB, "name": "Bob Outro", "birth_date": date(1980, 1, 1)}),
+    "atendente": ("atendente1", Role.CLERK, {"name": "Ana Atendente"}),
+    "agente": ("agente1", Role.AGENT, {"name": "Carlos Agente", "registration_number": "AG-1"}),
+    "julgador": ("julgador1", Role.JUDGE, {"name": "Júlia Julgadora"}),
+    "admin": ("admin1", Role.ADMIN, {"name": "Admin", "is_staff": True}),
+}
+
+
+def make_persona(persona: str):
+    username, role, fields = PERSONA_USERS[persona]
+    return make_user(username, role, **fields)
+
+
 @pytest.fixture
 def applicant(db):
-    return make_user(CPF_ALICE, Role.APPLICANT, cpf=CPF_ALICE, name="Alice Requerente",
-                     birth_date=__import__("datetime").date(1985, 3, 10))
+    return make_persona("requerente")
 
 
 @pytest.fixture
 def outsider(db):
     """Another applicant, who must never see Alice's records."""
-    return make_user(CPF_BOB, Role.APPLICANT, cpf=CPF_BOB, name="Bob Outro",
-                     birth_date=__import__("datetime").date(1980, 1, 1))
+    return make_persona("outsider")
 
 
 @pytest.fixture
 def clerk(db):
-    return make_user("atendente1", Role.CLERK, name="Ana Atendente")
+    return make_persona("atendente")
 
 
 @pytest.fixture
 def agent(db):
-    return make_user("agente1", Role.AGENT, name="Carlos Agente", registration_number="AG-1")
+    return make_persona("agente")
 
 
 @pytest.fixture
 def judge(db):
-    return make_user("julgador1", Role.JUDGE, name="Júlia Julgadora")
+    return make_persona("julgador")
 
 
 @pytest.fixture
 def admin_user(db):
-    return make_user("admin1", Role.ADMIN, name="Admin", is_staff=True)
+    return make_persona("admin")
 
 
 @pytest.fixture

@@ -101,20 +101,9 @@ def test_csrf_enforced_on_every_html_post(row, any_matrix_world):
 
 
 def _build_personas():
-    from datetime import date
+    from tests.conftest import PERSONA_USERS, make_persona
 
-    from tests.conftest import CPF_ALICE, CPF_BOB, make_user
-
-    return {
-        "anonymous": None,
-        "requerente": make_user(CPF_ALICE, "requerente", cpf=CPF_ALICE, name="Alice Requerente",
-                                birth_date=date(1985, 3, 10)),
-        "outsider": make_user(CPF_BOB, "requerente", cpf=CPF_BOB, name="Bob Outro", birth_date=date(1980, 1, 1)),
-        "atendente": make_user("atendente1", "atendente", name="Ana Atendente"),
-        "agente": make_user("agente1", "agente", name="Carlos Agente", registration_number="AG-1"),
-        "julgador": make_user("julgador1", "julgador", name="Júlia Julgadora"),
-        "admin": make_user("admin1", "admin", name="Admin", is_staff=True),
-    }
+    return {"anonymous": None, **{persona: make_persona(persona) for persona in PERSONA_USERS}}
 
 
 @pytest.fixture(scope="module")
