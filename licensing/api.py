@@ -23,7 +23,7 @@ from licensing.models import (
     Modality,
 )
 from licensing.selectors import applications_visible_to, can_see_grant
-from licensing.serializers import application_detail, inspection_payload
+from licensing.serializers import application_detail, application_tff_payload, inspection_payload
 from portal.api import role_permission
 from portal.roles import Role, has_role
 from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
@@ -251,6 +251,22 @@ class SubmitView(APIView):
         application = get_object_or_404(Application, pk=pk, applicant=request.user)
         application = services.application_submit(actor=request.user, application=application)
         return Response({"id": application.pk, "status": application.status, "protocol": application.protocol})
+
+
+class TffView(APIView):
+    """POST /api/v1/applications/{id}/tff/ — the applicant's DAM of the TFF of the year (201 when
+    issued now, 200 with the one already issued). Only where the law sets a TFF."""
+
+    permission_classes = [IsApplicant]
+
+    def post(self, request, pk: int):
+        from licensing.services_fees import application_tff_issue
+
+        application = get_object_or_404(Application, pk=pk, applicant=request.user)
+        _fee, created = application_tff_issue(actor=request.user, application=application)
+        application.refresh_from_db()
+        return Response(application_tff_payload(application),
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class WithdrawView(APIView):

@@ -7,6 +7,7 @@ urlpatterns = [
     path("applications/<int:pk>/", api.ApplicationDetailView.as_view(), name="api-application-detail"),
     path("applications/<int:pk>/documents/", api.DocumentUploadView.as_view(), name="api-application-documents"),
     path("applications/<int:pk>/submit/", api.SubmitView.as_view(), name="api-application-submit"),
+    path("applications/<int:pk>/tff/", api.TffView.as_view(), name="api-application-tff"),
     path("applications/<int:pk>/withdraw/", api.WithdrawView.as_view(), name="api-application-withdraw"),
     path("applications/<int:pk>/documents/<int:doc_id>/review/", api.DocumentReviewView.as_view(),
          name="api-application-document-review"),

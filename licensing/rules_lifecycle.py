@@ -363,6 +363,36 @@ def tff_violation(tff_units) -> RuleViolation | None:
     return None
 
 
+@dataclass(frozen=True)
+class TffSettlement:
+    """How the TFF of a grant's year stands before the grant (``fees.tff_receipt_document``):
+    ``settled`` when the DAM is paid or the receipt was accepted by the clerk; ``receipt_waived``
+    when the paid DAM makes the receipt unnecessary; ``violation`` otherwise."""
+
+    settled: bool
+    receipt_waived: bool
+    violation: RuleViolation | None
+
+
+def tff_settlement(receipt_param, *, year: int, fee_paid: bool, receipt_accepted: bool) -> TffSettlement:
+    """Where the law makes the receipt of the TFF part of the request, with the clerk checking
+    the payment (the pack's ``fees.tff_receipt_document``), the grant needs the TFF of the year
+    paid: a DAM marked paid (the portal knows it, so the receipt is not asked) or a receipt the
+    clerk accepted."""
+    if receipt_param is None:
+        return TffSettlement(True, False, None)
+    if fee_paid:
+        return TffSettlement(True, True, None)
+    if receipt_accepted:
+        return TffSettlement(True, False, None)
+    return TffSettlement(False, False, RuleViolation(
+        "tff_unpaid",
+        f"A TFF de {year} não está recolhida: pague o DAM da TFF ou envie o comprovante de recolhimento "
+        "para conferência do servidor.",
+        receipt_param.legal_basis, field="tff", conflict=True,
+    ))
+
+
 # --- yearly obligations: auxiliary re-registration, proof of requirements ---------------
 YEARLY_REMINDER_DAYS = 30
 

@@ -127,7 +127,9 @@ def holder_overview(authorization: Authorization) -> dict:
         "auxiliaries": auxiliaries,
         "active_auxiliaries": [a for a in auxiliaries if a.status == AuxiliaryStatus.ACTIVE],
         "assignment": assignment,
-        "fees": list(Fee.objects.filter(authorization=authorization).order_by("-issued_at", "-id")),
+        "fees": list(Fee.objects.filter(Q(authorization=authorization)
+                                        | Q(authorization__isnull=True, holder_id=authorization.holder_id))
+                     .order_by("-issued_at", "-id")),
         "requests": requests,
         "leaves": list(LeaveOfAbsence.objects.filter(authorization=authorization).order_by("-starts_on")),
         "prepostos": list(Preposto.objects.filter(authorization=authorization).select_related("person")),

@@ -89,7 +89,28 @@ def application_detail(application: Application, viewer) -> dict:
                            "valid_until": _iso(application.authorization.valid_until),
                            "verification_code": application.authorization.verification_code}
                           if application.authorization else None),
+        "tff": application_tff_payload(application),
         "history": [{"at": _iso(e.at), "action": e.action, "from": e.from_state, "to": e.to_state, "reason": e.reason,
                      "by": e.actor.display_name if e.actor else e.actor_label} for e in history_for(application)],
     })
     return data
+
+
+def application_tff_payload(application: Application) -> dict | None:
+    """The TFF of the application's year where the law sets one: the DAM (if issued) and
+    whether it is settled for the grant (DAM paid, or receipt accepted by the clerk)."""
+    from licensing.services_fees import application_tff
+
+    tff = application_tff(application)
+    if tff is None:
+        return None
+    fee = tff.fee
+    return {
+        "year": tff.year, "units": f"{tff.units.value:.2f}", "legal_basis": tff.legal_basis,
+        "amount": f"{tff.amount:.2f}" if tff.amount is not None else None,
+        "receipt_document": tff.receipt_code or None, "settled": tff.settlement.settled,
+        "receipt_waived": tff.settlement.receipt_waived,
+        "fee": {"id": fee.pk, "number": fee.number, "amount": f"{fee.amount:.2f}", "due_date": _iso(fee.due_date),
+                "status": fee.status, "paid_on": _iso(fee.paid_on),
+                "dam_pdf": f"/api/v1/fees/{fee.pk}/dam.pdf"} if fee else None,
+    }

@@ -4,6 +4,7 @@ transaction per action, with an audit entry."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -13,9 +14,9 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from licensing.models import Authorization
+from licensing.models import ApplicationStatus, Authorization, DocumentStatus
 from licensing.models_lifecycle import FEE_TRANSITIONS, Fee, FeeKind, FeeStatus
-from licensing.rules_lifecycle import fee_amount, tff_violation
+from licensing.rules_lifecycle import TffSettlement, fee_amount, tff_settlement, tff_violation
 from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation
@@ -28,7 +29,7 @@ DEFAULT_FEE_DUE_DAYS = 30
 def fee_issue(
     *, actor, kind: str, holder, description: str, legal_basis: str, authorization: Authorization | None = None,
     units: Decimal | int | str | None = None, amount: Decimal | str | None = None, reference_year: int | None = None,
-    due_date: date | None = None, source: str = "",
+    due_date: date | None = None, source: str = "", notify_holder: bool = True,
 ) -> Fee:
     """Issue a DAM for a fee or fine: in fiscal units (converted at the unit's value) or in reais."""
     if kind not in FeeKind.values:
@@ -56,9 +57,10 @@ def fee_issue(
     )
     audit_log(actor=actor, obj=fee, action="fee_issued", to_state=fee.status,
               data={"number": fee.number, "amount": str(fee.amount), "kind": kind, "units": str(units or "")})
-    notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
-           body=f"Valor R$ {fee.amount}, vencimento {fee.due_date:%d/%m/%Y}. O DAM com o Pix está no portal.",
-           link=reverse("lifecycle-mine"), dedup_key=f"fee-issued:{fee.pk}")
+    if notify_holder:
+        notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
+               body=f"Valor R$ {fee.amount}, vencimento {fee.due_date:%d/%m/%Y}. O DAM com o Pix está no portal.",
+               link=reverse("lifecycle-mine"), dedup_key=f"fee-issued:{fee.pk}")
     return fee
 
 
@@ -84,40 +86,124 @@ def tff_issue(*, actor, authorization: Authorization, year: int | None = None) -
     )
 
 
-@transaction.atomic
-def tff_issue_for_application(*, actor, holder, modality: str, year: int | None = None, source: str = "") -> Fee:
-    """The TFF an applicant pays before the grant (the grant is refused while it is unpaid:
-    ``tff_unpaid_violation``). Counts as the grant's TFF for that year."""
+def application_tff_year(application) -> int:
+    """The fiscal year of an application's TFF: the year it was protocolled (today for a draft)."""
     pack = regulation.current()
-    param = pack.param("fees.tff_units", modality)
+    if application.submitted_at:
+        return timezone.localtime(application.submitted_at, pack.tz).date().year
+    return pack.today().year
+
+
+def holder_tff_of_year(holder, year: int) -> Fee | None:
+    """The person's TFF of a year that is not cancelled (a paid one first)."""
+    fees = list(Fee.objects.filter(kind=FeeKind.TFF, reference_year=year, holder=holder).exclude(
+        status=FeeStatus.CANCELLED).order_by("-issued_at", "-id"))
+    return next((f for f in fees if f.status == FeeStatus.PAID), fees[0] if fees else None)
+
+
+@dataclass(frozen=True)
+class ApplicationTff:
+    """Where an application stands with the TFF of its year (None where the law sets no TFF)."""
+
+    year: int
+    units: object
+    receipt_code: str
+    fee: Fee | None
+    settlement: TffSettlement
+    receipt_basis: str = ""
+
+    @property
+    def legal_basis(self) -> str:
+        return self.units.legal_basis
+
+    @property
+    def amount(self) -> Decimal | None:
+        """The amount in reais today (the DAM's own amount once issued)."""
+        if self.fee is not None:
+            return self.fee.amount
+        unit = regulation.current().fiscal_unit_value()
+        return fee_amount(units=self.units.value, unit_value=unit[0]) if unit else None
+
+
+def application_tff(application) -> ApplicationTff | None:
+    pack = regulation.current()
+    units = pack.param("fees.tff_units", application.modality)
+    if units is None:
+        return None
+    receipt = pack.param("fees.tff_receipt_document")
+    year = application_tff_year(application)
+    fee = holder_tff_of_year(application.applicant, year)
+    receipt_accepted = False
+    if receipt is not None:
+        receipt_accepted = application.documents.filter(
+            type=receipt.value, superseded_by__isnull=True, status=DocumentStatus.ACCEPTED).exists()
+    settlement = tff_settlement(receipt, year=year, fee_paid=fee is not None and fee.status == FeeStatus.PAID,
+                                receipt_accepted=receipt_accepted)
+    return ApplicationTff(year, units, receipt.value if receipt else "", fee, settlement,
+                          receipt.legal_basis if receipt else "")
+
+
+@transaction.atomic
+def application_tff_issue(*, actor, application) -> tuple[Fee, bool]:
+    """The applicant's DAM of the TFF, to pay before the grant (the one already issued for the
+    year, if any: ``created`` is False then)."""
+    pack = regulation.current()
+    param = pack.param("fees.tff_units", application.modality)
     violation = tff_violation(param)
     if violation:
         raise violation
-    year = year or pack.today().year
+    holder = application.applicant
     type(holder).objects.select_for_update().filter(pk=holder.pk).first()  # one issuer at a time
-    if Fee.objects.filter(kind=FeeKind.TFF, reference_year=year, holder=holder).exclude(
-        status=FeeStatus.CANCELLED
-    ).exists():
-        raise RuleViolation("tff_already_issued", f"A TFF de {year} deste requerente já foi emitida.",
-                            param.legal_basis, field="year", conflict=True)
-    return fee_issue(
+    if application.status in (ApplicationStatus.APPROVED, ApplicationStatus.REFUSED, ApplicationStatus.WITHDRAWN):
+        raise InvalidTransition(f"O requerimento já está {application.get_status_display()}.")
+    year = application_tff_year(application)
+    existing = holder_tff_of_year(holder, year)
+    if existing is not None:
+        return existing, False
+    fee = fee_issue(
         actor=actor, kind=FeeKind.TFF, holder=holder, authorization=None,
-        description=f"TFF {year} — {pack.modality_label(modality)} (outorga)", legal_basis=param.legal_basis,
-        units=param.value, reference_year=year, source=source,
+        description=f"TFF {year} — {pack.modality_label(application.modality)} (requerimento)",
+        legal_basis=param.legal_basis, units=param.value, reference_year=year,
+        source=f"Requerimento {application.protocol or f'nº {application.pk} (rascunho)'}", notify_holder=False,
     )
+    audit_log(actor=actor, obj=application, action="tff_issued", data={"fee": fee.number, "year": year})
+    notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
+           body=f"Valor R$ {fee.amount}, vencimento {fee.due_date:%d/%m/%Y}. Pague pelo Pix do DAM; a baixa do "
+                "pagamento dispensa o comprovante no requerimento.",
+           link=reverse("licensing-application", args=[application.pk]), dedup_key=f"fee-issued:{fee.pk}")
+    return fee, True
 
 
-def tff_unpaid_violation(*, holder, modality: str, year: int | None = None) -> RuleViolation | None:
-    """Where the law sets a TFF, a grant cannot be issued before it is paid for the year."""
+@transaction.atomic
+def tff_settle_on_grant(*, actor, application, authorization: Authorization) -> Fee | None:
+    """The TFF of the grant's year. Where the receipt is part of the request, it is settled
+    before the grant (``approval_blockers``): a receipt the clerk accepted is recorded as the
+    payment of the year's DAM (issued now if there was none), so it is never charged again.
+    Elsewhere the grant comes with its DAM for the year, unless the holder already has one."""
     pack = regulation.current()
-    param = pack.param("fees.tff_units", modality)
-    if param is None:
+    if pack.param("fees.tff_units", authorization.modality) is None or pack.fiscal_unit_value() is None:
         return None
-    year = year or pack.today().year
-    if Fee.objects.filter(kind=FeeKind.TFF, reference_year=year, holder=holder, status=FeeStatus.PAID).exists():
-        return None
-    return RuleViolation("tff_unpaid", f"A TFF de {year} precisa estar paga antes da outorga.", param.legal_basis,
-                         field="tff", conflict=True)
+    year = application_tff_year(application)
+    fee = holder_tff_of_year(authorization.holder, year)
+    receipt = pack.param("fees.tff_receipt_document")
+    if receipt is None:
+        return fee or tff_issue(actor=actor, authorization=authorization, year=year)
+    if fee is not None and fee.status == FeeStatus.PAID:
+        return fee
+    state = application_tff(application)
+    if state.settlement.violation is not None:
+        raise state.settlement.violation
+    if fee is None:
+        param = pack.param("fees.tff_units", authorization.modality)
+        fee = fee_issue(
+            actor=actor, kind=FeeKind.TFF, holder=authorization.holder, authorization=authorization,
+            description=f"TFF {year} — {pack.modality_label(authorization.modality)}, "
+                        f"autorização nº {authorization.number}",
+            legal_basis=param.legal_basis, units=param.value, reference_year=year,
+            source=f"Requerimento {application.protocol}", notify_holder=False,
+        )
+    return fee_mark_paid(actor=actor, fee=fee,
+                         reference=f"Comprovante conferido no requerimento {application.protocol}")
 
 
 @transaction.atomic

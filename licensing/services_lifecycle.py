@@ -1049,13 +1049,14 @@ def yearly_obligations_check(*, today: date | None = None) -> int:
 
 # Stands and fees live in their own modules; re-exported here for one import point.
 from licensing.services_fees import (  # noqa: E402
+    application_tff,
+    application_tff_issue,
     fee_cancel,
     fee_issue,
     fee_mark_paid,
     fees_import_bank_return,
     tff_issue,
-    tff_issue_for_application,
-    tff_unpaid_violation,
+    tff_settle_on_grant,
 )
 from licensing.services_stands import (  # noqa: E402
     _assignment_close,
@@ -1086,8 +1087,9 @@ __all__ = [
     "stand_set_capacity",
     "stand_swap",
     "stands_sync_from_pack",
+    "application_tff",
+    "application_tff_issue",
     "tff_issue",
-    "tff_issue_for_application",
-    "tff_unpaid_violation",
+    "tff_settle_on_grant",
     "yearly_obligations_check",
 ]

@@ -12,6 +12,7 @@ urlpatterns = [
     path("requerimentos/<int:pk>/documentos/", views.DocumentUploadView.as_view(), name="licensing-document-upload"),
     path("requerimentos/<int:pk>/documentos/<int:doc_id>/", views.DocumentFileView.as_view(),
          name="licensing-document-file"),
+    path("requerimentos/<int:pk>/tff/", views.ApplicationTffView.as_view(), name="licensing-application-tff"),
     path("requerimentos/<int:pk>/protocolar/", views.ApplicationSubmitView.as_view(), name="licensing-application-submit"),
     path("requerimentos/<int:pk>/desistir/", views.ApplicationWithdrawView.as_view(),
          name="licensing-application-withdraw"),

@@ -47,6 +47,7 @@ from licensing.models import (
 )
 from licensing.selectors import applications_visible_to
 from licensing.services.applications import approval_blockers, current_documents, required_documents
+from licensing.services_fees import application_tff, application_tff_issue
 from portal import regulation
 from portal.audit import audit_log, history_for
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
@@ -62,6 +63,7 @@ ACTION_LABELS = {
     "application_withdrawn": "Desistência registrada",
     "application_created": "Rascunho criado", "application_draft_saved": "Rascunho salvo",
     "document_uploaded": "Documento enviado", "document_reviewed": "Documento analisado",
+    "tff_issued": "DAM da TFF emitido",
     "document_viewed": "Documento consultado", "requirement_raised": "Exigência registrada",
     "inspection_scheduled": "Vistoria agendada", "inspection_recorded": "Vistoria registrada",
     "application_status": "Situação alterada",
@@ -199,8 +201,11 @@ class ApplicationStepView(WizardMixin, View):
 
     def _docs_ctx(self, app):
         sent = current_documents(app)
-        return {"items": [{"item": i, "doc": sent.get(i.code), "form": UploadForm(initial={"type": i.code})}
-                          for i in required_documents(app)], "has_declaration": declaration_item(app) is not None}
+        tff = application_tff(app)
+        waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
+        return {"items": [{"item": i, "doc": sent.get(i.code), "form": UploadForm(initial={"type": i.code}),
+                           "waived": i.code == waived} for i in required_documents(app)],
+                "has_declaration": declaration_item(app) is not None, "tff": tff, "is_owner": True}
 
     def get(self, request, pk, step):
         app = _own_draft(request, pk)
@@ -307,6 +312,26 @@ class DocumentUploadView(RoleRequiredMixin, View):
         return redirect(back)
 
 
+class ApplicationTffView(RoleRequiredMixin, View):
+    """The applicant issues the DAM of the TFF of the year (Pix), to pay before the grant."""
+
+    roles = (Role.APPLICANT,)
+
+    def post(self, request, pk):
+        app = _own_draft(request, pk)
+        back = _step_url(app, "documents") if app.status == ApplicationStatus.DRAFT else reverse(
+            "licensing-application", kwargs={"pk": app.pk})
+        try:
+            fee, created = application_tff_issue(actor=request.user, application=app)
+        except SERVICE_ERRORS as exc:
+            text = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
+            messages.error(request, f"O DAM da TFF não foi emitido: {text}")
+        else:
+            messages.success(request, f"DAM nº {fee.number} {'emitido' if created else 'já emitido antes'}: "
+                                      f"R$ {fee.amount:.2f}".replace(".", ",") + f", vencimento {fee.due_date:%d/%m/%Y}.")
+        return redirect(back)
+
+
 class ApplicationDetailView(RoleRequiredMixin, View):
     """Status page (applicant) and work page (clerk); agents see what the vistoria needs."""
 
@@ -322,6 +347,8 @@ class ApplicationDetailView(RoleRequiredMixin, View):
         is_clerk = has_role(request.user, *CLERK)
         is_owner = app.applicant_id == request.user.pk
         sent = current_documents(app)
+        tff = application_tff(app) if is_clerk or is_owner else None
+        waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
         items = []
         open_reqs = [r for r in app.requirements.all() if r.is_open]
         for item in required_documents(app):
@@ -329,12 +356,12 @@ class ApplicationDetailView(RoleRequiredMixin, View):
             can_upload = is_owner and app.status in OPEN_APPLICATION_STATUSES and (
                 doc is None or doc.status == DocumentStatus.REJECTED
                 or any(r.document_type in ("", item.code) for r in open_reqs))
-            items.append({"item": item, "doc": doc, "can_upload": can_upload,
+            items.append({"item": item, "doc": doc, "can_upload": can_upload, "waived": item.code == waived,
                           "upload_form": UploadForm(initial={"type": item.code}),
                           "review_form": ReviewForm(prefix=f"d{doc.pk}") if doc else None})
         inspection = app.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()
         ctx = {
-            "application": app, "items": items, "is_clerk": is_clerk, "is_owner": is_owner,
+            "application": app, "items": items, "is_clerk": is_clerk, "is_owner": is_owner, "tff": tff,
             "history": [{"at": e.at, "label": ACTION_LABELS.get(e.action, e.action),
                          "to": STATUS_LABELS.get(e.to_state, e.to_state),
                          "reason": e.reason, "type": (e.data or {}).get("type", "")}

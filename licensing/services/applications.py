@@ -38,6 +38,7 @@ from licensing.models import (
 from licensing.selectors import active_bar
 from licensing.services.calls import open_call_for
 from licensing.services.grants import authorization_issue, authorization_set_status
+from licensing.services_fees import application_tff, tff_settle_on_grant
 from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
@@ -433,8 +434,11 @@ def application_submit(*, actor, application: Application) -> Application:
         bid_amount=application.bid_amount, exclude=application,
     )
     sent = current_documents(application)
+    waived = _receipt_waived_by_paid_tff(application)
     for item in required_documents(application, auxiliaries):
         doc = sent.get(item.code)
+        if item.code == waived:
+            continue
         if doc is None or doc.status == DocumentStatus.REJECTED:
             violations.append(RuleViolation("documents.missing", f"Falta enviar: {item.label}.", item.legal_basis,
                                             field="documents"))
@@ -464,12 +468,23 @@ def _person_for_auxiliary(aux: ApplicationAuxiliary):
     return person
 
 
+def _receipt_waived_by_paid_tff(application: Application) -> str:
+    """The code of the TFF receipt item when the DAM of the TFF is paid (the portal knows it)."""
+    tff = application_tff(application)
+    return tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
+
+
 def approval_blockers(application: Application) -> list[str]:
     """Why the application cannot be granted yet (empty = it can)."""
     out = []
     sent = current_documents(application)
+    tff = application_tff(application)
     for item in required_documents(application):
         doc = sent.get(item.code)
+        if tff is not None and item.code == tff.receipt_code:
+            if not tff.settlement.settled:
+                out.append(f"{tff.settlement.violation.message} ({tff.settlement.violation.legal_basis})")
+            continue
         if doc is None or doc.status != DocumentStatus.ACCEPTED:
             out.append(f"Documento não aceito: {item.label}.")
     inspection = application.inspections.order_by("-scheduled_for", "-id").first()
@@ -518,7 +533,7 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     if previous is not None:
         authorization.renewals = previous.renewals + 1
         authorization.save(update_fields=["renewals"])
-    _issue_tff_of_the_year(actor=actor, authorization=authorization)
+    tff_settle_on_grant(actor=actor, application=application, authorization=authorization)
     application.authorization = authorization
     application.decided_at = timezone.now()
     application.decided_by = actor
@@ -526,23 +541,6 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
                 data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
     return authorization, alvaras
-
-
-def _issue_tff_of_the_year(*, actor, authorization: Authorization) -> None:
-    """Where the law sets a TFF (fees.tff_units), the grant comes with its DAM for the year
-    (unless the holder already has one for the year, paid before the grant)."""
-    from licensing.models_lifecycle import Fee, FeeKind, FeeStatus
-    from licensing.services_fees import tff_issue
-
-    pack = regulation.current()
-    if pack.param("fees.tff_units", authorization.modality) is None or pack.fiscal_unit_value() is None:
-        return
-    year = pack.today().year
-    if Fee.objects.filter(kind=FeeKind.TFF, reference_year=year, holder=authorization.holder).exclude(
-        status=FeeStatus.CANCELLED
-    ).exists():
-        return
-    tff_issue(actor=actor, authorization=authorization, year=year)
 
 
 @transaction.atomic

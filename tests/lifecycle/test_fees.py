@@ -7,8 +7,7 @@ import pytest
 from licensing.dam_lifecycle import fee_pix
 from licensing.models_lifecycle import Fee, FeeStatus
 from licensing.selectors_lifecycle import tff_outstanding, tff_paid
-from licensing.services_lifecycle import fee_issue, tff_issue
-from portal.exceptions import RuleViolation
+from licensing.services_lifecycle import fee_issue, fee_mark_paid, tff_issue
 from portal.models import AuditEntry
 from portal.pix import parse_tlv, payload_is_valid
 from tests.lifecycle.helpers import grant
@@ -115,30 +114,116 @@ def test_bank_return_file_records_matching_payments_and_reports_the_rest(itagiba
     assert Fee.objects.get(pk=c.pk).status == "issued"
 
 
-def test_grant_requires_the_tff_paid_where_the_law_sets_it(itagiba, applicant, clerk):
-    from licensing.services_lifecycle import (
-        fee_mark_paid,
-        tff_issue_for_application,
-        tff_unpaid_violation,
-    )
+def _application(api, user, modality, *, skip=()):
+    """A draft with every required document sent except the codes in ``skip``."""
+    from tests.licensing.helpers import open_call, payload, pdf_file
 
-    violation = tff_unpaid_violation(holder=applicant, modality="mototaxi")
-    assert violation.code == "tff_unpaid" and violation.conflict and violation.legal_basis.endswith("art. 7")
-    fee = tff_issue_for_application(actor=clerk, holder=applicant, modality="mototaxi", source="Requerimento 2026/000001")
-    assert fee.amount == Decimal("10.00") and fee.authorization is None
-    assert tff_unpaid_violation(holder=applicant, modality="mototaxi") is not None
-    fee_mark_paid(actor=clerk, fee=fee)
-    assert tff_unpaid_violation(holder=applicant, modality="mototaxi") is None
-    auth, _ = grant(applicant, modality="mototaxi")
-    with pytest.raises(RuleViolation) as exc:
-        tff_issue(actor=clerk, authorization=auth)  # the year's TFF was already paid at the grant
-    assert exc.value.code == "tff_already_issued"
+    open_call(modality)
+    client = api(user)
+    r = client.post("/api/v1/applications/", payload(modality), format="json")
+    assert r.status_code == 201, r.json()
+    app = r.json()
+    for item in app["required_documents"]:
+        if item["code"] not in skip:
+            up = client.post(f"/api/v1/applications/{app['id']}/documents/", {"type": item["code"], "file": pdf_file()},
+                             format="multipart")
+            assert up.status_code == 201, up.json()
+    return app
 
 
-def test_no_tff_requirement_where_the_law_has_none(arapora, applicant):
-    from licensing.services_lifecycle import tff_unpaid_violation
+def _accept_and_inspect(api, clerk, agent, app_id, *, leave_pending=()):
+    c = api(clerk)
+    for doc in c.get(f"/api/v1/applications/{app_id}/").json()["documents"]:
+        if doc["type"] not in leave_pending:
+            assert c.post(f"/api/v1/applications/{app_id}/documents/{doc['id']}/review/", {"accepted": True},
+                          format="json").status_code == 200
+    assert c.post(f"/api/v1/applications/{app_id}/inspection/",
+                  {"scheduled_for": "2030-01-10T09:00:00-03:00", "agent": agent.pk}, format="json").status_code == 201
+    items = api(agent).get(f"/api/v1/applications/{app_id}/inspection/").json()["checklist_items"]
+    assert api(agent).post(f"/api/v1/applications/{app_id}/inspection/result/",
+                           {"approved": True, "checklist": {i["code"]: True for i in items}}, format="json"
+                           ).status_code == 200
 
-    assert tff_unpaid_violation(holder=applicant, modality="taxi") is None
+
+@pytest.mark.parametrize("modality,amount", [("taxi", "95.00"), ("mototaxi", "10.00")])
+def test_receipt_accepted_by_the_clerk_settles_the_tff_and_is_never_charged_again(
+        itagiba, api, applicant, clerk, agent, modality, amount):
+    app = _application(api, applicant, modality)
+    assert api(applicant).post(f"/api/v1/applications/{app['id']}/submit/").status_code == 200
+    detail = api(clerk).get(f"/api/v1/applications/{app['id']}/").json()
+    assert detail["tff"]["settled"] is False and detail["tff"]["fee"] is None
+    assert detail["tff"]["amount"] == amount and detail["tff"]["receipt_document"] == "comprovante_tff"
+    _accept_and_inspect(api, clerk, agent, app["id"])
+    r = api(clerk).post(f"/api/v1/applications/{app['id']}/approve/")
+    assert r.status_code == 200, r.json()
+    fees = list(Fee.objects.filter(holder=applicant, kind="tff"))
+    assert len(fees) == 1 and fees[0].status == FeeStatus.PAID and fees[0].amount == Decimal(amount)
+    assert fees[0].authorization_id == r.json()["authorization"]["id"]
+    assert "Comprovante conferido" in fees[0].payment_reference
+    again = api(clerk).post(f"/api/v1/authorizations/{fees[0].authorization_id}/fees/tff/", {}, format="json")
+    assert again.status_code == 409 and again.json()["rule"]["code"] == "tff_already_issued"
+
+
+def test_grant_refused_while_the_tff_is_neither_paid_nor_proven(itagiba, api, applicant, clerk, agent):
+    app = _application(api, applicant, "mototaxi")
+    assert api(applicant).post(f"/api/v1/applications/{app['id']}/submit/").status_code == 200
+    _accept_and_inspect(api, clerk, agent, app["id"], leave_pending=("comprovante_tff",))
+    r = api(clerk).post(f"/api/v1/applications/{app['id']}/approve/")
+    assert r.status_code == 409
+    message = " ".join(sum(r.json()["errors"].values(), []))
+    assert "TFF" in message and "art. 17, III" in message
+    assert not Fee.objects.filter(holder=applicant).exists()
+
+
+def test_dam_paid_in_the_portal_waives_the_receipt(itagiba, api, web, applicant, clerk, agent):
+    app = _application(api, applicant, "taxi", skip=("comprovante_tff",))
+    blocked = api(applicant).post(f"/api/v1/applications/{app['id']}/submit/")
+    assert blocked.status_code == 400 and "Comprovante de recolhimento da TFF" in str(blocked.json())
+    first = api(applicant).post(f"/api/v1/applications/{app['id']}/tff/")
+    assert first.status_code == 201, first.json()
+    fee = first.json()["fee"]
+    assert fee["amount"] == "95.00" and fee["status"] == "issued" and first.json()["settled"] is False
+    same = api(applicant).post(f"/api/v1/applications/{app['id']}/tff/")
+    assert same.status_code == 200 and same.json()["fee"]["id"] == fee["id"]  # a double click issues nothing new
+    assert api(applicant).get(fee["dam_pdf"]).content.startswith(b"%PDF")
+    assert api(clerk).post(f"/api/v1/fees/{fee['id']}/pay/", {"reference": "AUT-1"}, format="json").status_code == 200
+    r = api(applicant).post(f"/api/v1/applications/{app['id']}/submit/")
+    assert r.status_code == 200, r.json()
+    detail = api(applicant).get(f"/api/v1/applications/{app['id']}/").json()
+    assert detail["tff"]["settled"] and detail["tff"]["receipt_waived"]
+    _accept_and_inspect(api, clerk, agent, app["id"])
+    r = api(clerk).post(f"/api/v1/applications/{app['id']}/approve/")
+    assert r.status_code == 200, r.json()
+    assert list(Fee.objects.filter(holder=applicant).values_list("pk", "status")) == [(fee["id"], "paid")]
+    assert f"{fee['number']}" in web(applicant).get("/minha-autorizacao/").content.decode()  # the holder's page
+
+
+def test_unpaid_dam_is_settled_by_the_accepted_receipt(itagiba, api, applicant, clerk, agent):
+    app = _application(api, applicant, "mototaxi")
+    fee_id = api(applicant).post(f"/api/v1/applications/{app['id']}/tff/").json()["fee"]["id"]
+    assert api(applicant).post(f"/api/v1/applications/{app['id']}/submit/").status_code == 200
+    _accept_and_inspect(api, clerk, agent, app["id"])
+    assert api(clerk).post(f"/api/v1/applications/{app['id']}/approve/").status_code == 200
+    fee = Fee.objects.get(holder=applicant)
+    assert fee.pk == fee_id and fee.status == FeeStatus.PAID and fee.paid_marked_by == clerk
+
+
+def test_others_cannot_issue_an_applicants_tff(itagiba, api, applicant, outsider, clerk):
+    app = _application(api, applicant, "taxi", skip=("comprovante_tff",))
+    assert api(outsider).post(f"/api/v1/applications/{app['id']}/tff/").status_code == 404
+    assert api(clerk).post(f"/api/v1/applications/{app['id']}/tff/").status_code == 403
+    assert api(None).post(f"/api/v1/applications/{app['id']}/tff/").status_code == 401
+
+
+def test_no_tff_requirement_where_the_law_has_none(alegre, api, applicant, clerk, agent):
+    app = _application(api, applicant, "taxi")
+    r = api(applicant).post(f"/api/v1/applications/{app['id']}/tff/")
+    assert r.status_code == 400 and r.json()["rule"]["code"] == "tff_not_provided"
+    assert api(applicant).get(f"/api/v1/applications/{app['id']}/").json()["tff"] is None
+    assert api(applicant).post(f"/api/v1/applications/{app['id']}/submit/").status_code == 200
+    _accept_and_inspect(api, clerk, agent, app["id"])
+    assert api(clerk).post(f"/api/v1/applications/{app['id']}/approve/").status_code == 200
+    assert not Fee.objects.exists()
 
 
 @pytest.mark.django_db
@@ -155,3 +240,23 @@ def test_a_grant_comes_with_its_tff_where_the_law_sets_one(load_pack, api, appli
     assert api(clerk).post(f"/api/v1/applications/{app['id']}/approve/").status_code == 200
     fees = list(Fee.objects.filter(holder=applicant, kind="tff"))
     assert [int(f.units) for f in fees] == ([units] if units else [])
+
+
+def test_applicant_issues_and_sees_the_tff_in_the_wizard_and_the_clerk_sees_it(itagiba, api, web, applicant, clerk):
+    app = _application(api, applicant, "mototaxi", skip=("comprovante_tff",))
+    step = f"/requerimentos/{app['id']}/etapa/documents/"
+    page = web(applicant).get(step).content.decode()
+    assert "Emitir o DAM da TFF" in page and "R$ 10,00" in page
+    r = web(applicant).post(f"/requerimentos/{app['id']}/tff/", follow=True)
+    fee = Fee.objects.get(holder=applicant)
+    assert r.redirect_chain[-1][0] == step and f"DAM nº {fee.number} emitido" in r.content.decode()
+    page = web(applicant).get(step).content.decode()
+    assert f"/taxas/{fee.pk}/dam.pdf" in page and "Emitir o DAM" not in page
+    web(applicant).post(f"/requerimentos/{app['id']}/tff/")  # a second click issues nothing new
+    assert Fee.objects.filter(holder=applicant).count() == 1
+    fee_mark_paid(actor=clerk, fee=fee)
+    page = web(applicant).get(step).content.decode()
+    assert "Dispensado: a TFF foi paga" in page and "não precisa ser enviado" in page
+    assert api(applicant).post(f"/api/v1/applications/{app['id']}/submit/").status_code == 200
+    desk = web(clerk).get(f"/requerimentos/{app['id']}/").content.decode()
+    assert f"DAM nº {fee.number}" in desk and "Dispensado: a TFF foi paga" in desk

@@ -19,6 +19,7 @@ from licensing.rules_lifecycle import (
     stand_reallocation,
     stand_swap_violation,
     substitution_violation,
+    tff_settlement,
     tff_violation,
     transfer_violation,
 )
@@ -231,3 +232,22 @@ def test_tff_amounts_in_fiscal_units():
     assert fee_amount(units=2, unit_value=Decimal("5.00")) == Decimal("10.00")
     assert fee_amount(units="1.5", unit_value=Decimal("3.333")) == Decimal("5.00")
     assert tff_violation(None).code == "tff_not_provided" and tff_violation(P(19)) is None
+
+
+@pytest.mark.parametrize("fee_paid,receipt_accepted,settled,waived", [
+    (False, False, False, False), (True, False, True, True), (False, True, True, False), (True, True, True, True),
+])
+def test_tff_settlement_before_the_grant(fee_paid, receipt_accepted, settled, waived):
+    receipt = P("comprovante_tff", f"{ITAGIBA}, art. 17, III e §3")
+    out = tff_settlement(receipt, year=2027, fee_paid=fee_paid, receipt_accepted=receipt_accepted)
+    assert (out.settled, out.receipt_waived) == (settled, waived)
+    if not settled:
+        assert out.violation.code == "tff_unpaid" and out.violation.conflict
+        assert out.violation.legal_basis.endswith("art. 17, III e §3") and "2027" in out.violation.message
+    else:
+        assert out.violation is None
+
+
+def test_no_tff_settlement_where_the_receipt_is_not_part_of_the_request():
+    out = tff_settlement(None, year=2027, fee_paid=False, receipt_accepted=False)
+    assert out.settled and out.violation is None and not out.receipt_waived
