@@ -136,8 +136,12 @@ class QuoteView(APIView):
                 status=400,
             )
         params["modality"] = modality
-        student = str(params.get("student", "")).lower()
-        params["student"] = "on" if student in ("true", "1", "on", "yes", "sim") else ""
+        student = _bool_param(params.get("student"))
+        if student is None:
+            return Response(
+                {"errors": {"student": ["Use student=true ou student=false."]}}, status=400
+            )
+        params["student"] = "on" if student else ""
         if "km" not in params:
             params["km"] = ""
         form = QuoteForm(params, modalities=modalities, km_optional_for=("bus",))

@@ -157,6 +157,30 @@ def test_bus_student_pays_half(alegre_db, client):
     assert before.status_code == 400 and before.json()["errors"]["at"]
 
 
+@pytest.mark.parametrize("value,status", [("true", 200), ("false", 200), ("1", 200), ("", 200),
+                                          ("talvez", 400), ("2", 400)])
+def test_bus_student_flag_must_be_a_boolean(alegre_db, client, value, status):
+    r = client.get(QUOTE, {"modality": "bus", "student": value, "at": "2026-02-01T08:00:00-03:00"})
+    assert r.status_code == status, r.content
+    if status == 400:
+        assert r.json()["errors"]["student"]
+
+
+def test_bus_student_fare_is_half_the_fare_rounded_half_up(alegre_db, admin_user, client):
+    """Lei 3.447/2017, art. 4, parágrafo único: the student's fare is 50 % of the fare."""
+    today = alegre_db.today()
+    _publish(admin_user, alegre_db, modality="bus", structure="zones", decree="Decreto nº 11/2026",
+             effective_from=today + timedelta(days=10),
+             components={"urban": "4.75", "rural": "4.53", "student_discount": "0.50"},
+             legal_basis="Lei 3.447/2017, art. 17")
+    at = f"{(today + timedelta(days=10)).isoformat()}T08:00:00-03:00"
+    urban = client.get(QUOTE, {"modality": "bus", "student": "true", "at": at}).json()
+    assert urban["total"] == "2.38"  # 4.75 × 50 % = 2.375 → 2.38
+    assert [c["amount"] for c in urban["components"]] == ["4.75", "-2.37"]
+    rural = client.get(QUOTE, {"modality": "bus", "student": "true", "zone": "rural", "at": at}).json()
+    assert rural["total"] == "2.27"  # 4.53 × 50 % = 2.265 → 2.27
+
+
 def test_tariffs_endpoint(alegre_db, client):
     r = client.get(TARIFFS, {"modality": "taxi"})
     body = r.json()
