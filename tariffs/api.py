@@ -63,14 +63,8 @@ class TariffsView(APIView):
             )
         table = selectors.table_at(tables, modality, moment.date())
         if table is None:
-            return Response(
-                {
-                    "errors": {
-                        "modality": ["Não há tabela de tarifas deste serviço em vigor nesta data."]
-                    }
-                },
-                status=404,
-            )
+            message = selectors.missing_table_message(pack, tables, modality, moment.date())
+            return Response({"errors": {"modality": [message]}}, status=404)
         return api_cache(Response(selectors.tariff_api(pack, table)), 300)
 
 
@@ -131,10 +125,10 @@ class QuoteView(APIView):
                 status=400,
             )
         if modality not in modalities:
-            return Response(
-                {"errors": {"modality": ["Não há tabela de tarifas para este serviço."]}},
-                status=400,
+            message = selectors.missing_table_message(
+                pack, tables, modality, selectors.local_moment(pack, None).date()
             )
+            return Response({"errors": {"modality": [message]}}, status=400)
         params["modality"] = modality
         student = _bool_param(params.get("student"))
         if student is None:

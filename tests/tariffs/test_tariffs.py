@@ -435,3 +435,33 @@ def test_menu_has_the_public_entries_for_everyone(alegre_db, client):
     for label in ("Tarifas", "Verificar autorização", "Transparência"):
         assert label in body
     assert "Publicar tarifa" not in body
+
+
+def test_a_service_the_law_does_not_have_is_named_as_such(db, client):
+    _load("arapora")  # Lei 724/2008: táxi only
+    for r in (client.get(TARIFFS, {"modality": "mototaxi"}),
+              client.get(QUOTE, {"modality": "mototaxi", "km": "3"})):
+        assert r.status_code in (400, 404)
+        assert "não prevê o serviço de mototáxi" in r.json()["errors"]["modality"][0]
+    assert client.get(TARIFFS, {"modality": "mototaxi"}).status_code == 404
+    _load("itagiba")  # no collective transport
+    r = client.get(TARIFFS, {"modality": "bus"})
+    assert r.status_code == 404 and "não prevê o serviço de ônibus" in r.json()["errors"]["modality"][0]
+
+
+def test_a_service_without_a_decree_yet_says_so(alegre_db, client):
+    # Lei 3.703/2022, art. 29, parágrafo único: mototáxi by decree, no table published yet
+    r = client.get(TARIFFS, {"modality": "mototaxi"})
+    assert r.status_code == 404
+    assert r.json()["errors"]["modality"] == ["Ainda não há tabela de tarifas de mototáxi publicada."]
+
+
+def test_before_the_first_table_the_rule_cites_its_basis(itagiba_db, client):
+    r = client.get(QUOTE, {"modality": "taxi", "km": "1", "at": "2026-01-01T23:59:00-03:00"})
+    assert r.status_code == 400
+    assert "02/01/2026" in r.json()["errors"]["at"][0]
+    assert r.json()["rule"]["code"] == "fare.no_table_at" and r.json()["rule"]["legal_basis"]
+    r = client.get(QUOTE, {"modality": "taxi", "km": "1", "at": "2026-01-02T00:00:00-03:00"})
+    assert r.status_code == 200
+    r = client.get(TARIFFS, {"modality": "taxi", "at": "2026-01-01T12:00:00-03:00"})
+    assert r.status_code == 404 and "02/01/2026" in r.json()["errors"]["modality"][0]
