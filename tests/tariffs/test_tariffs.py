@@ -465,3 +465,23 @@ def test_before_the_first_table_the_rule_cites_its_basis(itagiba_db, client):
     assert r.status_code == 200
     r = client.get(TARIFFS, {"modality": "taxi", "at": "2026-01-01T12:00:00-03:00"})
     assert r.status_code == 404 and "02/01/2026" in r.json()["errors"]["modality"][0]
+
+
+@pytest.mark.parametrize(
+    "at,flag",
+    [
+        # 21:00 local (America/Bahia, UTC−3) is the start of bandeira 2 whatever the offset given
+        ("2026-11-26T00:00:00Z", 2),
+        ("2026-11-25T23:59:59Z", 1),
+        ("2026-11-25 23:59:59 00:00", 1),  # "+00:00" unencoded: the plus became a space
+        ("2026-11-26 00:00:00 00:00", 2),
+        ("2026-11-25T19:00:00-05:00", 2),
+        ("2026-11-25T18:59:00-05:00", 1),
+        ("2026-11-26T09:00:00+0000", 1),  # 06:00 local: back to bandeira 1
+        ("2026-11-26T08:59:00+0000", 2),
+    ],
+)
+def test_bandeira_2_boundary_in_local_time_from_any_offset(itagiba_db, client, at, flag):
+    r = client.get(QUOTE + f"?modality=taxi&km=10&at={at}")
+    assert r.status_code == 200, r.content
+    assert r.json()["flag"] == flag
