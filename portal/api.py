@@ -11,6 +11,7 @@ from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -95,6 +96,24 @@ class TokenResponseSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
+class FailedAttemptThrottle(ScopedRateThrottle):
+    """The scope's rate counts only the attempts the view reports as failed (per client IP).
+
+    "Throttled after repeated failures": a client that signs in correctly many times is
+    never refused; one that keeps failing is, whatever usernames it tries (django-axes also
+    locks a username after a few failures from the same address).
+    """
+
+    def throttle_success(self):
+        return True
+
+    def record_failure(self) -> None:
+        if getattr(self, "key", None) is None:
+            return
+        self.history.insert(0, self.timer())
+        self.cache.set(self.key, self.history, self.duration)
+
+
 class TokenView(APIView):
     """POST /api/v1/auth/token/ — exchange username (or CPF) and password for a token."""
 
@@ -103,9 +122,8 @@ class TokenView(APIView):
     throttle_scope = "login"
 
     def get_throttles(self):
-        from rest_framework.throttling import ScopedRateThrottle
-
-        return [ScopedRateThrottle()]
+        self.failures = FailedAttemptThrottle()
+        return [self.failures]
 
     @extend_schema(request=TokenRequestSerializer, responses={200: TokenResponseSerializer})
     def post(self, request):
@@ -119,11 +137,13 @@ class TokenView(APIView):
             password=serializer.validated_data["password"],
         )
         if getattr(request._request, "axes_locked_out", False):
+            self.failures.record_failure()
             return Response(
                 {"errors": {"non_field_errors": [LOCKOUT_MESSAGE]}},
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
             )
         if user is None:
+            self.failures.record_failure()
             return Response(
                 {"errors": {"non_field_errors": ["Usuário ou senha incorretos."]}},
                 status=status.HTTP_401_UNAUTHORIZED,
@@ -149,8 +169,6 @@ class SignupView(APIView):
     throttle_scope = "signup"
 
     def get_throttles(self):
-        from rest_framework.throttling import ScopedRateThrottle
-
         return [ScopedRateThrottle()]
 
     @extend_schema(request=SignupSerializer, responses={201: None})

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from portal.audit import audit_log
 from portal.roles import Role
 from portal.validators import normalize_cpf, validate_cpf
+
+CPF_CHARACTERS = re.compile(r"\s*[\d.\-\s]+\s*")
 
 
 @transaction.atomic
@@ -24,6 +27,8 @@ def applicant_sign_up(
     errors: dict[str, list[str]] = {}
     digits = normalize_cpf(cpf)
     try:
+        if CPF_CHARACTERS.fullmatch(cpf or "") is None:  # digits, with or without the usual punctuation
+            raise ValidationError("CPF inválido: use só números, com ou sem pontos e hífen.")
         validate_cpf(digits)
     except ValidationError as exc:
         errors["cpf"] = exc.messages
@@ -42,10 +47,16 @@ def applicant_sign_up(
         errors["birth_date"] = ["A data de nascimento deve estar no passado."]
     if errors:
         raise ValidationError(errors)
-    user = User.objects.create_user(
-        username=digits, email=email, password=password, name=name.strip(), cpf=digits,
-        birth_date=birth_date, phone=phone or "",
-    )
-    user.groups.add(Group.objects.get(name=Role.APPLICANT))
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(
+                username=digits, email=email, password=password, name=name.strip(), cpf=digits,
+                birth_date=birth_date, phone=phone or "",
+            )
+    except IntegrityError:  # the same CPF signed up at the same moment
+        raise ValidationError(
+            {"cpf": ["Já existe uma conta com este CPF. Entre com ele ou recupere a senha."]}
+        ) from None
+    user.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
     audit_log(actor=user, obj=user, action="account_created", to_state="active", reason="Cadastro de requerente")
     return user

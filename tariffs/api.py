@@ -63,14 +63,8 @@ class TariffsView(APIView):
             )
         table = selectors.table_at(tables, modality, moment.date())
         if table is None:
-            return Response(
-                {
-                    "errors": {
-                        "modality": ["Não há tabela de tarifas deste serviço em vigor nesta data."]
-                    }
-                },
-                status=404,
-            )
+            message = selectors.missing_table_message(pack, tables, modality, moment.date())
+            return Response({"errors": {"modality": [message]}}, status=404)
         return api_cache(Response(selectors.tariff_api(pack, table)), 300)
 
 
@@ -131,13 +125,17 @@ class QuoteView(APIView):
                 status=400,
             )
         if modality not in modalities:
-            return Response(
-                {"errors": {"modality": ["Não há tabela de tarifas para este serviço."]}},
-                status=400,
+            message = selectors.missing_table_message(
+                pack, tables, modality, selectors.local_moment(pack, None).date()
             )
+            return Response({"errors": {"modality": [message]}}, status=400)
         params["modality"] = modality
-        student = str(params.get("student", "")).lower()
-        params["student"] = "on" if student in ("true", "1", "on", "yes", "sim") else ""
+        student = _bool_param(params.get("student"))
+        if student is None:
+            return Response(
+                {"errors": {"student": ["Use student=true ou student=false."]}}, status=400
+            )
+        params["student"] = "on" if student else ""
         if "km" not in params:
             params["km"] = ""
         form = QuoteForm(params, modalities=modalities, km_optional_for=("bus",))

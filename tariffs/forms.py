@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, time
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
@@ -119,10 +120,10 @@ class QuoteForm(forms.Form):
         raw = (self.cleaned_data.get("at") or "").strip()
         if not raw:
             return None
+        # an unencoded "+03:00" in a query string arrives as " 03:00"
+        raw = re.sub(r"(\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) (\d{2}(?::?\d{2})?)$", r"\1+\2", raw)
         try:
-            return datetime.fromisoformat(
-                raw.replace(" ", "+") if raw.count(" ") == 1 and "T" in raw else raw
-            )
+            return datetime.fromisoformat(raw)
         except ValueError:
             raise forms.ValidationError(
                 "Data e hora inválidas: use o formato AAAA-MM-DDTHH:MM:SS-03:00."

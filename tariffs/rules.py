@@ -340,8 +340,11 @@ def quote_fare(
                 else dec(components.get("student_discount", "0"))
             )
             if discount:
+                # The student's fare is the share of the fare (e.g. 50 %, Lei 3.447/2017, art. 4,
+                # parágrafo único), rounded half up; the discount shown is what it takes off.
                 share = int((discount * 100).to_integral_value())
-                add(f"Desconto de estudante ({share} %)", -money(fare * discount))
+                paid = money(fare * (Decimal(1) - discount))
+                add(f"Desconto de estudante ({share} %)", paid - money(fare))
         no_waiting()
     else:
         raise ValueError(f"estrutura de tarifa desconhecida: {structure}")

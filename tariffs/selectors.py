@@ -108,6 +108,27 @@ def table_at(tables: list[TariffTable], modality: str, on: date) -> TariffTable 
     return rules.table_in_force([t for t in tables if t.modality == modality], on)
 
 
+def serves(pack: Pack, modality: str) -> bool:
+    """Whether the pack's laws have the service at all (bus: the collective-transport law)."""
+    if modality == TariffModality.BUS:
+        return pack.collective_transport is not None
+    return pack.has_modality(modality)
+
+
+def missing_table_message(pack: Pack, tables: list[TariffTable], modality: str, on: date) -> str:
+    """Why there is no table of ``modality`` in force on ``on``, in plain words."""
+    label = modality_label(modality).lower()
+    if not serves(pack, modality) and not any(t.modality == modality for t in tables):
+        return f"A legislação de {pack.display_name} não prevê o serviço de {label}: não há tarifa."
+    first = min((t.effective_from for t in tables if t.modality == modality), default=None)
+    if first is None:
+        return f"Ainda não há tabela de tarifas de {label} publicada."
+    return (
+        f"Não havia tabela de tarifas de {label} em vigor em {on:%d/%m/%Y}; "
+        f"a primeira vigora desde {first:%d/%m/%Y}."
+    )
+
+
 def next_table(tables: list[TariffTable], modality: str, on: date) -> TariffTable | None:
     future = [t for t in tables if t.modality == modality and t.effective_from > on]
     return min(future, key=lambda t: t.effective_from) if future else None
@@ -201,14 +222,18 @@ def compute_quote(pack: Pack, tables: list[TariffTable], data: dict) -> Quote:
         )
     if not any(t.modality == modality for t in tables):
         raise RuleViolation(
-            "fare.no_table", "Não há tabela de tarifas para este serviço.", "", field="modality"
+            "fare.no_table",
+            missing_table_message(pack, tables, modality, moment.date()),
+            "",
+            field="modality",
         )
     table = table_at(tables, modality, moment.date())
     if table is None:
+        first = min((t for t in tables if t.modality == modality), key=lambda t: t.effective_from)
         raise RuleViolation(
             "fare.no_table_at",
-            f"Não havia tabela de tarifas deste serviço em vigor em {moment:%d/%m/%Y}.",
-            "",
+            missing_table_message(pack, tables, modality, moment.date()),
+            first.legal_basis,
             field="at",
         )
     discount, basis = student_discount(pack, table)

@@ -84,4 +84,19 @@ def call_open(*, actor, modality: str, start: date, end: date, slots: int | None
         audit_log(actor=actor, obj=call, action="call_opened", to_state="open",
                   data={"modality": modality, "start": start.isoformat(), "end": end.isoformat(), "slots": slots,
                         "min_bid": str(min_bid) if min_bid is not None else None})
+        return call, created
+    # The same period again: the call is the same; slots or minimum offer given now replace the
+    # earlier ones (running the same command twice changes nothing).
+    changes = {}
+    if slots is not None and call.slots != slots:
+        changes["slots"] = (call.slots, slots)
+    if min_bid is not None and call.min_bid != min_bid:
+        changes["min_bid"] = (call.min_bid, min_bid)
+    if changes:
+        for name, (_, new) in changes.items():
+            setattr(call, name, new)
+        call.save(update_fields=list(changes))
+        audit_log(actor=actor, obj=call, action="call_updated", reason="Edital do mesmo período",
+                  data={name: {"from": str(old) if old is not None else None, "to": str(new)}
+                        for name, (old, new) in changes.items()})
     return call, created

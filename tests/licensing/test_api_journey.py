@@ -186,6 +186,28 @@ def test_open_call_command_is_idempotent(alegre):
     for _ in range(2):
         call_command("open_call", "taxi", "--start", "2026-01-01", "--end", "2026-12-31", "--slots", "3")
     assert Call.objects.filter(modality="taxi").count() == 1
+    assert Call.objects.get(modality="taxi").slots == 3
+
+
+@pytest.mark.django_db
+def test_open_call_again_for_the_same_period_takes_the_new_slots(alegre):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from licensing.models import Call
+    from portal.models import AuditEntry
+
+    args = ("open_call", "taxi", "--start", "2026-01-01", "--end", "2026-12-31")
+    call_command(*args, "--slots", "3", stdout=StringIO())
+    out = StringIO()
+    call_command(*args, "--slots", "5", stdout=out)
+    assert "5 vaga(s)" in out.getvalue()
+    call_command(*args, stdout=StringIO())  # without --slots: the slots stay
+    assert list(Call.objects.values_list("slots", flat=True)) == [5]
+    audits = AuditEntry.objects.filter(action="call_updated").count()
+    call_command(*args, "--slots", "5", stdout=StringIO())
+    assert AuditEntry.objects.filter(action="call_updated").count() == audits == 1
 
 
 @pytest.mark.django_db

@@ -145,3 +145,62 @@ def test_malformed_body_gets_a_portuguese_400(client, alegre, raw):
     response = client.generic("POST", "/api/v1/accounts/", raw, content_type="application/json")
     assert response.status_code == 400
     assert "JSON válido" in response.json()["errors"]["non_field_errors"][0]
+
+
+@pytest.mark.django_db
+def test_token_throttle_counts_failures_not_successful_logins(api, alegre, clerk, settings, monkeypatch):
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"login": "3/min"})
+    settings.AXES_FAILURE_LIMIT = 100  # the per-address limit alone
+    url, good = "/api/v1/auth/token/", {"username": "atendente1", "password": "senha-forte-123"}
+    assert all(api().post(url, good, format="json").status_code == 200 for _ in range(6))
+    failures = [api().post(url, {"username": f"ninguem{i}", "password": "x"}, format="json").status_code
+                for i in range(4)]
+    assert failures == [401, 401, 401, 429]  # other usernames each time: still the same address
+    throttled = api().post(url, good, format="json")
+    assert throttled.status_code == 429 and throttled.json()["errors"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cpf", ["52998224725a", "CPF 529.982.247-25", "529,982,247-25x"])
+def test_api_signup_refuses_a_cpf_with_letters(api, alegre, cpf):
+    response = api().post("/api/v1/accounts/", {**SIGNUP, "cpf": cpf}, format="json")
+    assert response.status_code == 400 and response.json()["errors"]["cpf"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("cpf", ["529.982.247-25", "52998224725", " 529 982 247 25 "])
+def test_api_signup_after_seed_demo_with_the_usual_example_cpf(api, alegre, cpf):
+    import io
+
+    from django.core.management import call_command
+
+    call_command("seed_demo", stdout=io.StringIO())
+    response = api().post("/api/v1/accounts/", {**SIGNUP, "cpf": cpf}, format="json")
+    assert response.status_code == 201, response.content
+    again = api().post("/api/v1/accounts/", {**SIGNUP, "cpf": "52998224725", "email": "x@example.org"},
+                       format="json")
+    assert again.status_code == 400 and again.json()["errors"]["cpf"]
+
+
+@pytest.mark.django_db
+def test_seed_demo_when_its_cpf_is_taken_and_the_groups_were_flushed(api, alegre, settings):
+    import io
+
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    from portal.management.commands.seed_demo import DEMO_USERS
+
+    demo_cpf = next(cpf for username, _, _, cpf, _ in DEMO_USERS if username == "requerente")
+    Group.objects.all().delete()  # what a transactional test leaves behind
+    response = api().post("/api/v1/accounts/", {**SIGNUP, "cpf": demo_cpf}, format="json")
+    assert response.status_code == 201, response.content
+    call_command("seed_demo", stdout=io.StringIO())
+    call_command("seed_demo", stdout=io.StringIO())
+    User = get_user_model()
+    demo = User.objects.get(username="requerente")
+    assert demo.cpf is None and demo.check_password(settings.DEMO_PASSWORD)
+    assert demo.groups.filter(name="requerente").exists()
+    assert User.objects.get(cpf=demo_cpf).groups.filter(name="requerente").exists()

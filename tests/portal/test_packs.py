@@ -127,3 +127,22 @@ def test_no_municipality_named_in_code():
         if re.search(r"alegre|itagib|arapor", text, re.IGNORECASE):
             offenders.append(name)
     assert not offenders
+
+
+def test_load_regulation_says_what_it_did(db):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    def run(*args):
+        out = StringIO()
+        call_command("load_regulation", *args, stdout=out)
+        return out.getvalue()
+
+    assert "criado" in run("alegre")
+    assert "sem mudanças;" in run("alegre")
+    assert "criado" in run("itagiba")
+    switched = run("alegre")  # back to a pack already stored: it becomes the active one
+    assert "passou a ser o pacote ativo" in switched and "população 29177" in switched
+    assert "atualizado" in run("alegre", "--population", "30000")
+    assert "população 30000" in run("alegre") and regulation.current().population == 30000

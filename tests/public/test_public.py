@@ -329,3 +329,12 @@ def test_an_auto_de_infracao_is_verifiable_by_its_code(itagiba, client, api, age
     assert "Auto de infração autêntico" in page and inf.number in page
     api(judge).post(f"/api/v1/infractions/{inf.pk}/cancel/", {"reason": "Placa lida errado."}, format="json")
     assert client.get(f"/api/v1/verify/{inf.verification_code}/").json()["valid"] is False
+
+
+@pytest.mark.django_db
+def test_unknown_api_paths_answer_in_json(client, alegre):
+    r = client.get("/api/v1/verify/001/2026/")  # a number with a slash is not a code
+    assert r.status_code == 404 and r.json() == {"valid": False}
+    r = client.get("/api/v1/nao-existe/")
+    assert r.status_code == 404 and r.json()["errors"]["detail"]
+    assert client.get("/pagina-que-nao-existe/")["Content-Type"].startswith("text/html")

@@ -130,9 +130,14 @@ def test_bus_student_pays_half():
     assert q("zones", BUS, 0, student=True, student_discount=Decimal("0.50")).total == Decimal(
         "2.25"
     )
-    assert q(
-        "zones", {"urban": "4.55", "student_discount": "0.50"}, 0, student=True
-    ).total == Decimal("2.27")
+    # the student's fare is 50 % of the fare, rounded half up (4.55 → 2.275 → 2.28), the same
+    # as a line's fare (licensing.rules_transit.student_fare); not the fare less a rounded half
+    odd = q("zones", {"urban": "4.55", "student_discount": "0.50"}, 0, student=True)
+    assert odd.total == Decimal("2.28")
+    assert [line.amount for line in odd.lines] == [Decimal("4.55"), Decimal("-2.27")]
+    assert q("zones", {"urban": "4.53", "student_discount": "0.50"}, 0, student=True).total == Decimal(
+        "2.27"
+    )
 
 
 def _t(day):

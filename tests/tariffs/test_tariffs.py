@@ -157,6 +157,30 @@ def test_bus_student_pays_half(alegre_db, client):
     assert before.status_code == 400 and before.json()["errors"]["at"]
 
 
+@pytest.mark.parametrize("value,status", [("true", 200), ("false", 200), ("1", 200), ("", 200),
+                                          ("talvez", 400), ("2", 400)])
+def test_bus_student_flag_must_be_a_boolean(alegre_db, client, value, status):
+    r = client.get(QUOTE, {"modality": "bus", "student": value, "at": "2026-02-01T08:00:00-03:00"})
+    assert r.status_code == status, r.content
+    if status == 400:
+        assert r.json()["errors"]["student"]
+
+
+def test_bus_student_fare_is_half_the_fare_rounded_half_up(alegre_db, admin_user, client):
+    """Lei 3.447/2017, art. 4, parágrafo único: the student's fare is 50 % of the fare."""
+    today = alegre_db.today()
+    _publish(admin_user, alegre_db, modality="bus", structure="zones", decree="Decreto nº 11/2026",
+             effective_from=today + timedelta(days=10),
+             components={"urban": "4.75", "rural": "4.53", "student_discount": "0.50"},
+             legal_basis="Lei 3.447/2017, art. 17")
+    at = f"{(today + timedelta(days=10)).isoformat()}T08:00:00-03:00"
+    urban = client.get(QUOTE, {"modality": "bus", "student": "true", "at": at}).json()
+    assert urban["total"] == "2.38"  # 4.75 × 50 % = 2.375 → 2.38
+    assert [c["amount"] for c in urban["components"]] == ["4.75", "-2.37"]
+    rural = client.get(QUOTE, {"modality": "bus", "student": "true", "zone": "rural", "at": at}).json()
+    assert rural["total"] == "2.27"  # 4.53 × 50 % = 2.265 → 2.27
+
+
 def test_tariffs_endpoint(alegre_db, client):
     r = client.get(TARIFFS, {"modality": "taxi"})
     body = r.json()
@@ -411,3 +435,53 @@ def test_menu_has_the_public_entries_for_everyone(alegre_db, client):
     for label in ("Tarifas", "Verificar autorização", "Transparência"):
         assert label in body
     assert "Publicar tarifa" not in body
+
+
+def test_a_service_the_law_does_not_have_is_named_as_such(db, client):
+    _load("arapora")  # Lei 724/2008: táxi only
+    for r in (client.get(TARIFFS, {"modality": "mototaxi"}),
+              client.get(QUOTE, {"modality": "mototaxi", "km": "3"})):
+        assert r.status_code in (400, 404)
+        assert "não prevê o serviço de mototáxi" in r.json()["errors"]["modality"][0]
+    assert client.get(TARIFFS, {"modality": "mototaxi"}).status_code == 404
+    _load("itagiba")  # no collective transport
+    r = client.get(TARIFFS, {"modality": "bus"})
+    assert r.status_code == 404 and "não prevê o serviço de ônibus" in r.json()["errors"]["modality"][0]
+
+
+def test_a_service_without_a_decree_yet_says_so(alegre_db, client):
+    # Lei 3.703/2022, art. 29, parágrafo único: mototáxi by decree, no table published yet
+    r = client.get(TARIFFS, {"modality": "mototaxi"})
+    assert r.status_code == 404
+    assert r.json()["errors"]["modality"] == ["Ainda não há tabela de tarifas de mototáxi publicada."]
+
+
+def test_before_the_first_table_the_rule_cites_its_basis(itagiba_db, client):
+    r = client.get(QUOTE, {"modality": "taxi", "km": "1", "at": "2026-01-01T23:59:00-03:00"})
+    assert r.status_code == 400
+    assert "02/01/2026" in r.json()["errors"]["at"][0]
+    assert r.json()["rule"]["code"] == "fare.no_table_at" and r.json()["rule"]["legal_basis"]
+    r = client.get(QUOTE, {"modality": "taxi", "km": "1", "at": "2026-01-02T00:00:00-03:00"})
+    assert r.status_code == 200
+    r = client.get(TARIFFS, {"modality": "taxi", "at": "2026-01-01T12:00:00-03:00"})
+    assert r.status_code == 404 and "02/01/2026" in r.json()["errors"]["modality"][0]
+
+
+@pytest.mark.parametrize(
+    "at,flag",
+    [
+        # 21:00 local (America/Bahia, UTC−3) is the start of bandeira 2 whatever the offset given
+        ("2026-11-26T00:00:00Z", 2),
+        ("2026-11-25T23:59:59Z", 1),
+        ("2026-11-25 23:59:59 00:00", 1),  # "+00:00" unencoded: the plus became a space
+        ("2026-11-26 00:00:00 00:00", 2),
+        ("2026-11-25T19:00:00-05:00", 2),
+        ("2026-11-25T18:59:00-05:00", 1),
+        ("2026-11-26T09:00:00+0000", 1),  # 06:00 local: back to bandeira 1
+        ("2026-11-26T08:59:00+0000", 2),
+    ],
+)
+def test_bandeira_2_boundary_in_local_time_from_any_offset(itagiba_db, client, at, flag):
+    r = client.get(QUOTE + f"?modality=taxi&km=10&at={at}")
+    assert r.status_code == 200, r.content
+    assert r.json()["flag"] == flag

@@ -41,4 +41,5 @@ class Command(BaseCommand):
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from exc
         verb = "Edital aberto" if created else "Edital já existia"
-        self.stdout.write(self.style.SUCCESS(f"{verb}: {call} (id {call.pk})."))
+        slots = f"{call.slots} vaga(s)" if call.slots is not None else "vagas livres da cota"
+        self.stdout.write(self.style.SUCCESS(f"{verb}: {call} (id {call.pk}; {slots})."))

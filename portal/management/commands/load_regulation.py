@@ -18,7 +18,16 @@ class Command(BaseCommand):
         except regulation.PackError as exc:
             raise CommandError(str(exc)) from exc
         active = regulation.current()
-        state = "criado" if result.created else ("atualizado" if result.changed_params else "sem mudanças")
+        if result.created:
+            state = "criado"
+        elif result.changed_params or result.population_changed:
+            state = "atualizado"
+        elif result.activated:
+            state = "sem mudanças nos valores"
+        else:
+            state = "sem mudanças"
+        if result.activated and not result.created:
+            state += "; passou a ser o pacote ativo"
         self.stdout.write(
             self.style.SUCCESS(
                 f"Pacote {pack} ({active.display_name}) {state}; ativo; população {active.population}; "

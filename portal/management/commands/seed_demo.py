@@ -9,9 +9,11 @@ from django.db import transaction
 from portal.hooks import demo_seeds
 from portal.roles import Role
 
-# Demo people: valid CPFs generated for testing (not real people).
+# Demo people: valid CPFs generated for testing (not real people). Not the CPFs that everyone
+# uses as examples (529.982.247-25, 111.444.777-35, …): a person signing up with one of those
+# on a demo installation must not find it taken.
 DEMO_USERS = [
-    ("requerente", Role.APPLICANT, "Maria da Silva Demonstração", "52998224725", ""),
+    ("requerente", Role.APPLICANT, "Maria da Silva Demonstração", "24681357928", ""),
     ("atendente", Role.CLERK, "Ana Atendente Demonstração", None, ""),
     ("agente", Role.AGENT, "Carlos Agente Demonstração", None, "AG-0042"),
     ("julgador", Role.JUDGE, "Júlia Julgadora Demonstração", None, ""),
@@ -34,6 +36,8 @@ class Command(BaseCommand):
         User = get_user_model()
         users = {}
         for username, role, name, cpf, registration in DEMO_USERS:
+            if cpf and User.objects.filter(cpf=cpf).exclude(username=username).exists():
+                cpf = None  # someone else holds it: the demo user goes without a CPF
             user, created = User.objects.get_or_create(
                 username=username,
                 defaults={"name": name, "email": f"{username}@demo.prefeitura.example", "cpf": cpf,
@@ -43,7 +47,7 @@ class Command(BaseCommand):
                 user.set_password(password)
             user.is_staff = role == Role.ADMIN
             user.save()
-            user.groups.add(Group.objects.get(name=role))
+            user.groups.add(Group.objects.get_or_create(name=role)[0])  # a flushed test database has no groups
             users[username] = user
         for seed in demo_seeds():
             seed(users, self.stdout, sample_data=sample_data)
