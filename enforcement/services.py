@@ -518,6 +518,25 @@ def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) 
 
 
 # --- final decision and effects -----------------------------------------------------
+def _holder_and_auxiliaries(auth) -> list:
+    """The holder and every auxiliary driver of the grant, however the law records them:
+    an alvará of their own (alvará per driver), a registration added later, or the
+    application that was granted (alvará per vehicle, or no alvará at all)."""
+    from licensing.models import ApplicationAuxiliary
+    from licensing.models_lifecycle import AuxiliaryDriver, AuxiliaryStatus
+
+    registered = list(AuxiliaryDriver.objects.filter(authorization=auth).select_related("person"))
+    removed = {a.person_id for a in registered if a.status != AuxiliaryStatus.ACTIVE} - {
+        a.person_id for a in registered if a.status == AuxiliaryStatus.ACTIVE}
+    people = [auth.holder]
+    people += [a.person for a in auth.alvaras.select_related("person")]
+    people += [a.person for a in registered if a.status == AuxiliaryStatus.ACTIVE]
+    people += [a.person for a in ApplicationAuxiliary.objects.filter(application__authorization=auth,
+                                                                    person__isnull=False).select_related("person")
+               if a.person_id not in removed]
+    return people
+
+
 def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decisão definitiva") -> Infraction:
     """Make the upheld decision final and apply its effects on the grant, once.
 
@@ -549,10 +568,8 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
             if months or bars_forever:
                 until = add_months(today, int(months)) if months else None
                 basis = pack.basis("cassation.bar_months" if months else "revocation.bars_future_grants", modality)
-                people = [auth.holder] + [a.person for a in auth.alvaras.select_related("person")
-                                          if a.person_id != auth.holder_id]
                 seen = set()
-                for person in people:
+                for person in _holder_and_auxiliaries(auth):
                     if person.pk in seen:
                         continue
                     seen.add(person.pk)
