@@ -577,14 +577,24 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
                         actor=actor, person=person, until=until, legal_basis=basis, source=f"auto {inf.number}",
                         reason=f"Cassação da {auth.act_name} nº {auth.number} (auto de infração nº {inf.number})")
                 effects["bar_until"] = until.isoformat() if until else None
-        elif auth.status == AuthorizationStatus.ACTIVE and (
+        elif auth.status in (AuthorizationStatus.ACTIVE, AuthorizationStatus.SUSPENDED) and (
             {"suspension_until_regularised", "impediment"} & kinds or penalty.get("suspension_days")
         ):
             open_ended = bool({"suspension_until_regularised", "impediment"} & kinds)
-            until = None if open_ended else rules.suspension_last_day(today, int(penalty["suspension_days"]))
-            licensing_services.authorization_set_status(
-                actor=actor, authorization=auth, to=AuthorizationStatus.SUSPENDED, suspended_until=until,
-                reason=f"Suspensão decorrente do auto nº {inf.number}", data={"infraction": inf.number})
+            serving = auth.status == AuthorizationStatus.SUSPENDED
+            if open_ended or (serving and auth.suspended_until is None):
+                until = None  # without end date, or absorbed by a suspension until regularised
+            else:
+                start = rules.next_suspension_start(today, auth.suspended_until if serving else None)
+                until = rules.suspension_last_day(start, int(penalty["suspension_days"]))
+            reason = f"Suspensão decorrente do auto nº {inf.number}"
+            if not serving:
+                licensing_services.authorization_set_status(
+                    actor=actor, authorization=auth, to=AuthorizationStatus.SUSPENDED, suspended_until=until,
+                    reason=reason, data={"infraction": inf.number})
+            elif until != auth.suspended_until:
+                licensing_services.authorization_set_suspension_end(
+                    actor=actor, authorization=auth, until=until, reason=reason, data={"infraction": inf.number})
             inf.suspension_until = until
             inf.save(update_fields=["suspension_until"])
             effects["suspended_until"] = until.isoformat() if until else "até a regularização"
@@ -693,7 +703,8 @@ def close_appeal_windows(today: date | None = None) -> int:
     """Appeal period over without an appeal → final, effects applied."""
     today = today or regulation.current().today()
     changed = 0
-    for pk in Infraction.objects.filter(status=S.UPHELD, appeal_deadline__lt=today).values_list("pk", flat=True):
+    qs = Infraction.objects.filter(status=S.UPHELD, appeal_deadline__lt=today).order_by("appeal_deadline", "id")
+    for pk in qs.values_list("pk", flat=True):
         with transaction.atomic():
             inf = Infraction.objects.select_for_update().filter(pk=pk, status=S.UPHELD,
                                                                 appeal_deadline__lt=today).first()

@@ -526,3 +526,42 @@ def test_list_filters_by_status_and_plate(api, alegre, clerk, grant, issue, chai
     assert [r["id"] for r in client.get("/api/v1/infractions/", {"status": "notified"}).json()["results"]] == [first["id"]]
     assert client.get("/api/v1/infractions/", {"plate": "xyz-9a87"}).json()["count"] == 1
     assert client.get("/api/v1/infractions/", {"status": "issued,notified"}).json()["count"] == 2
+
+
+def test_second_suspension_stacks_on_a_suspension_being_served(arapora, grant, issue, chain):
+    """Lei 724/2008 art. 25, §4: penalties add up. A second suspension that becomes final
+    while the first is being served starts the day after the first ends."""
+    today = arapora.today()
+    first = issue(grant.vehicle.plate, "23-XIV", today - timedelta(days=4))  # B-3 + C-1 (5 days)
+    second = issue(grant.vehicle.plate, "23-IX", today - timedelta(days=3))  # B-3 + C-4 (30 days)
+    for body in (first, second):
+        chain.notify(body["id"], today - timedelta(days=2))
+        chain.judge(body["id"])
+    final_on = today + timedelta(days=11)
+    assert services.close_appeal_windows(final_on) == 2
+    grant.refresh_from_db()
+    first_until = final_on + timedelta(days=4)
+    second_until = first_until + timedelta(days=30)
+    assert grant.status == "suspended" and grant.suspended_until == second_until
+    assert Infraction.objects.get(pk=second["id"]).suspension_until == second_until
+    # the end of the first suspension does not lift the second one
+    assert services.lift_ended_suspensions(first_until + timedelta(days=1)) == 1
+    grant.refresh_from_db()
+    assert grant.status == "suspended"
+    assert services.lift_ended_suspensions(second_until) == 0  # the last day is still served
+    assert services.lift_ended_suspensions(second_until + timedelta(days=1)) == 1
+    grant.refresh_from_db()
+    assert grant.status == "active"
+
+
+def test_suspension_until_regularised_is_kept_when_a_fixed_suspension_follows(arapora, grant, issue, chain):
+    """A suspension without end date (Código D) is not shortened by a later fixed one."""
+    today = arapora.today()
+    open_ended = issue(grant.vehicle.plate, "23-XVIII", today - timedelta(days=4))  # D
+    fixed = issue(grant.vehicle.plate, "23-XIV", today - timedelta(days=3))  # B-3 + C-1
+    for body in (open_ended, fixed):
+        chain.notify(body["id"], today - timedelta(days=2))
+        chain.judge(body["id"])
+    assert services.close_appeal_windows(today + timedelta(days=11)) == 2
+    grant.refresh_from_db()
+    assert grant.status == "suspended" and grant.suspended_until is None
