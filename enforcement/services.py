@@ -275,6 +275,9 @@ def infraction_notify(*, actor, infraction: Infraction, acknowledged_on: date, r
     today = pack.today()
     if acknowledged_on > today:
         raise ValidationError({"acknowledged_on": ["A data da ciência não pode estar no futuro."]})
+    if inf.occurred_on and acknowledged_on < inf.occurred_on:
+        raise ValidationError({"acknowledged_on": [
+            f"A data da ciência não pode ser anterior à infração ({inf.occurred_on:%d/%m/%Y})."]})
     Notice.objects.create(infraction=inf, acknowledged_on=acknowledged_on, refused=bool(refused), recorded_by=actor,
                           number=document_number("notice", today.year))
     days = pack.value("defense.days", inf.modality or None)

@@ -565,3 +565,15 @@ def test_suspension_until_regularised_is_kept_when_a_fixed_suspension_follows(ar
     assert services.close_appeal_windows(today + timedelta(days=11)) == 2
     grant.refresh_from_db()
     assert grant.status == "suspended" and grant.suspended_until is None
+
+
+@pytest.mark.parametrize("days_before_occurrence,expected", [(0, 200), (1, 400)])
+def test_notice_cannot_precede_the_infraction(api, alegre, clerk, grant, issue, days_before_occurrence, expected):
+    occurred = alegre.today() - timedelta(days=3)
+    body = issue(grant.vehicle.plate, "19-I", occurred)
+    on = occurred - timedelta(days=days_before_occurrence)
+    r = api(clerk).post(f"/api/v1/infractions/{body['id']}/notify/", {"acknowledged_on": on.isoformat()}, format="json")
+    assert r.status_code == expected, r.content
+    if expected == 400:
+        assert "acknowledged_on" in r.json()["errors"]
+        assert Infraction.objects.get(pk=body["id"]).status == "issued"
