@@ -554,12 +554,12 @@ def test_second_suspension_stacks_on_a_suspension_being_served(arapora, grant, i
     assert grant.status == "active"
 
 
-def test_suspension_until_regularised_is_kept_when_a_fixed_suspension_follows(arapora, grant, issue, chain):
-    """A suspension without end date (Código D) is not shortened by a later fixed one."""
+@pytest.mark.parametrize("codes", [("23-XVIII", "23-XIV"), ("23-XIV", "23-XVIII")])
+def test_suspension_without_end_date_wins_over_a_fixed_one(arapora, grant, issue, chain, codes):
+    """A suspension without end date (Código D) is neither shortened nor lost with a fixed one (C-1)."""
     today = arapora.today()
-    open_ended = issue(grant.vehicle.plate, "23-XVIII", today - timedelta(days=4))  # D
-    fixed = issue(grant.vehicle.plate, "23-XIV", today - timedelta(days=3))  # B-3 + C-1
-    for body in (open_ended, fixed):
+    bodies = [issue(grant.vehicle.plate, code, today - timedelta(days=4 - i)) for i, code in enumerate(codes)]
+    for body in bodies:
         chain.notify(body["id"], today - timedelta(days=2))
         chain.judge(body["id"])
     assert services.close_appeal_windows(today + timedelta(days=11)) == 2
