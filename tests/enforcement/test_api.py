@@ -577,3 +577,11 @@ def test_notice_cannot_precede_the_infraction(api, alegre, clerk, grant, issue, 
     if expected == 400:
         assert "acknowledged_on" in r.json()["errors"]
         assert Infraction.objects.get(pk=body["id"]).status == "issued"
+
+
+def test_alegre_catalogue_keeps_the_meaning_of_article_19_xvi(api, alegre):
+    """Lei 3.703/2022 art. 19, XVI: "realizar viagens se fazendo como motorista de aplicativo" —
+    working as an app driver, not pretending to be one."""
+    items = {i["code"]: i for i in api(None).get("/api/v1/infractions/catalogue/").json()["results"]}
+    assert "atuando como motorista de aplicativo" in items["19-XVI"]["description"]
+    assert items["19-XVI"]["legal_basis"] == "Lei 3.703/2022 (Alegre/ES), art. 19, XVI"
