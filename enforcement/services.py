@@ -149,13 +149,15 @@ def _pick_alvara(authorization, driver_cpf: str):
 
 def infraction_issue(
     *, actor, plate: str, infraction_code: str, occurred_at: datetime, location: str, description: str,
-    driver_cpf: str = "", driver_name: str = "", alvara_retained: bool = False, signature_refused: bool = False,
+    driver_cpf: str = "", driver_name: str = "", alvara_retained: bool | None = False, signature_refused: bool = False,
     extra_codes: list[str] | None = None, idempotency_key: str | None = None, photos=(),
 ) -> tuple[Infraction, bool]:
     """Lavrar o auto de infração (PL 015/2025 art. 20). Returns (auto, created).
 
     The same ``idempotency_key`` (the form's hidden key) gives back the auto already
-    issued: a double submit creates one auto, also under concurrent submits.
+    issued: a double submit creates one auto, also under concurrent submits. When the
+    agent does not say whether the alvará was retained (``alvara_retained=None``), the
+    pack's ``infraction.retains_alvara`` decides (PL 015/2025 art. 20, §2: "o agente reterá").
     """
     key = (idempotency_key or "").strip()[:64] or None
     if key:
@@ -219,6 +221,8 @@ def infraction_issue(
                 driver_name = driver_name or a.person.display_name
         if holder is not None and holder.cpf == driver_cpf:
             driver_name = driver_name or holder.display_name
+    if alvara_retained is None:
+        alvara_retained = bool(pack.value("infraction.retains_alvara", modality or None))
     local = occurred_at.astimezone(pack.tz)
     try:
         with transaction.atomic():

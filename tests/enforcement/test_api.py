@@ -585,3 +585,22 @@ def test_alegre_catalogue_keeps_the_meaning_of_article_19_xvi(api, alegre):
     items = {i["code"]: i for i in api(None).get("/api/v1/infractions/catalogue/").json()["results"]}
     assert "atuando como motorista de aplicativo" in items["19-XVI"]["description"]
     assert items["19-XVI"]["legal_basis"] == "Lei 3.703/2022 (Alegre/ES), art. 19, XVI"
+
+
+@pytest.mark.parametrize("sent,retained", [({}, True), ({"alvara_retained": False}, False)])
+def test_itagiba_agent_retains_the_alvara_unless_told_otherwise(api, agent, itagiba, grant, sent, retained):
+    """PL 015/2025 art. 20, §2: "o agente reterá o alvará de circulação no momento da autuação"."""
+    body = {"plate": grant.vehicle.plate, "infraction_code": "19-VII", "occurred_at": at(itagiba.today()),
+            "location": "Centro", "description": "x", **sent}
+    r = api(agent).post("/api/v1/infractions/", body, format="json")
+    assert r.status_code == 201, r.content
+    inf = Infraction.objects.get(pk=r.json()["id"])
+    assert inf.alvara_retained is retained
+    assert (inf.retained_alvara is not None and inf.retained_alvara.status == AlvaraStatus.RETAINED) is retained
+
+
+def test_alegre_agent_does_not_retain_unless_told(api, agent, alegre, grant):
+    body = {"plate": grant.vehicle.plate, "infraction_code": "19-I", "occurred_at": at(alegre.today()),
+            "location": "Centro", "description": "x"}
+    r = api(agent).post("/api/v1/infractions/", body, format="json")
+    assert r.status_code == 201 and Infraction.objects.get(pk=r.json()["id"]).alvara_retained is False
