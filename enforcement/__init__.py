@@ -11,7 +11,8 @@ Interpretations adopted (documented here and in the services that apply them):
 - Effects apply when the decision is final (appeal window closed without appeal, or the
   appeal judged): suspension for its days (lifted by a periodic job), suspension until
   regularised / impediment without end date (ended by the clerk's regularisation record,
-  fine paid), cassação / Código E (grant cassada, alvarás follow, holder and auxiliaries
+  fine paid); a further suspension while one is served starts the day after it ends (a
+  suspension without end date absorbs a fixed one), cassação / Código E (grant cassada, alvarás follow, holder and auxiliaries
   barred for ``cassation.bar_months`` or without term under ``revocation.bars_future_grants``),
   fine → DAM due in ``fees.due_days`` (30 days when the pack is silent).
 - Recidivism by the dates of occurrence, inclusive window; progressive doubling doubles

@@ -34,7 +34,7 @@ class InfractionCreateSerializer(serializers.Serializer):
     description = serializers.CharField(label="descrição", max_length=5000)
     driver_cpf = serializers.CharField(label="CPF do condutor", max_length=20, required=False, allow_blank=True, default="")
     driver_name = serializers.CharField(label="nome do condutor", max_length=200, required=False, allow_blank=True, default="")
-    alvara_retained = serializers.BooleanField(label="alvará retido", required=False, default=False)
+    alvara_retained = serializers.BooleanField(label="alvará retido", required=False, allow_null=True, default=None)
     signature_refused = serializers.BooleanField(label="recusou-se a assinar", required=False, default=False)
     idempotency_key = serializers.CharField(label="chave de envio", max_length=64, required=False, allow_blank=True, default="")
 

@@ -69,6 +69,10 @@ class InfractionForm(forms.Form):
             pack = regulation.current()
             self.initial.setdefault("occurred_at", timezone.now().astimezone(pack.tz).strftime("%Y-%m-%dT%H:%M"))
             self.initial.setdefault("idempotency_key", uuid.uuid4().hex)
+            retains = pack.param("infraction.retains_alvara")
+            if retains is not None and retains.value:
+                self.initial.setdefault("alvara_retained", True)
+                self.fields["alvara_retained"].help_text = f"O agente retém o alvará na autuação ({retains.legal_basis})."
 
     def clean_occurred_at(self):
         value = self.cleaned_data["occurred_at"]

@@ -261,6 +261,14 @@ def suspension_last_day(start: date, days: int) -> date:
     return start + timedelta(days=max(days, 1) - 1)
 
 
+def next_suspension_start(today: date, serving_until: date | None) -> date:
+    """First day of a suspension that becomes final on ``today``: at once, or the day after a
+    suspension still being served ends — penalties add up (Lei 724/2008 art. 25, §4)."""
+    if serving_until is not None and serving_until >= today:
+        return serving_until + timedelta(days=1)
+    return today
+
+
 def second_instance_allowed(penalty_codes: list[str], allowed_codes: list[str] | None) -> bool:
     """A further appeal to the Prefeito for penalties of groups D and E (Lei 724/2008 art. 25, §2)."""
     return bool(allowed_codes) and any(code in allowed_codes for code in penalty_codes)

@@ -149,13 +149,15 @@ def _pick_alvara(authorization, driver_cpf: str):
 
 def infraction_issue(
     *, actor, plate: str, infraction_code: str, occurred_at: datetime, location: str, description: str,
-    driver_cpf: str = "", driver_name: str = "", alvara_retained: bool = False, signature_refused: bool = False,
+    driver_cpf: str = "", driver_name: str = "", alvara_retained: bool | None = False, signature_refused: bool = False,
     extra_codes: list[str] | None = None, idempotency_key: str | None = None, photos=(),
 ) -> tuple[Infraction, bool]:
     """Lavrar o auto de infração (PL 015/2025 art. 20). Returns (auto, created).
 
     The same ``idempotency_key`` (the form's hidden key) gives back the auto already
-    issued: a double submit creates one auto, also under concurrent submits.
+    issued: a double submit creates one auto, also under concurrent submits. When the
+    agent does not say whether the alvará was retained (``alvara_retained=None``), the
+    pack's ``infraction.retains_alvara`` decides (PL 015/2025 art. 20, §2: "o agente reterá").
     """
     key = (idempotency_key or "").strip()[:64] or None
     if key:
@@ -219,6 +221,8 @@ def infraction_issue(
                 driver_name = driver_name or a.person.display_name
         if holder is not None and holder.cpf == driver_cpf:
             driver_name = driver_name or holder.display_name
+    if alvara_retained is None:
+        alvara_retained = bool(pack.value("infraction.retains_alvara", modality or None))
     local = occurred_at.astimezone(pack.tz)
     try:
         with transaction.atomic():
@@ -275,6 +279,9 @@ def infraction_notify(*, actor, infraction: Infraction, acknowledged_on: date, r
     today = pack.today()
     if acknowledged_on > today:
         raise ValidationError({"acknowledged_on": ["A data da ciência não pode estar no futuro."]})
+    if inf.occurred_on and acknowledged_on < inf.occurred_on:
+        raise ValidationError({"acknowledged_on": [
+            f"A data da ciência não pode ser anterior à infração ({inf.occurred_on:%d/%m/%Y})."]})
     Notice.objects.create(infraction=inf, acknowledged_on=acknowledged_on, refused=bool(refused), recorded_by=actor,
                           number=document_number("notice", today.year))
     days = pack.value("defense.days", inf.modality or None)
@@ -518,6 +525,25 @@ def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) 
 
 
 # --- final decision and effects -----------------------------------------------------
+def _holder_and_auxiliaries(auth) -> list:
+    """The holder and every auxiliary driver of the grant, however the law records them:
+    an alvará of their own (alvará per driver), a registration added later, or the
+    application that was granted (alvará per vehicle, or no alvará at all)."""
+    from licensing.models import ApplicationAuxiliary
+    from licensing.models_lifecycle import AuxiliaryDriver, AuxiliaryStatus
+
+    registered = list(AuxiliaryDriver.objects.filter(authorization=auth).select_related("person"))
+    removed = {a.person_id for a in registered if a.status != AuxiliaryStatus.ACTIVE} - {
+        a.person_id for a in registered if a.status == AuxiliaryStatus.ACTIVE}
+    people = [auth.holder]
+    people += [a.person for a in auth.alvaras.select_related("person")]
+    people += [a.person for a in registered if a.status == AuxiliaryStatus.ACTIVE]
+    people += [a.person for a in ApplicationAuxiliary.objects.filter(application__authorization=auth,
+                                                                    person__isnull=False).select_related("person")
+               if a.person_id not in removed]
+    return people
+
+
 def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decisão definitiva") -> Infraction:
     """Make the upheld decision final and apply its effects on the grant, once.
 
@@ -549,10 +575,8 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
             if months or bars_forever:
                 until = add_months(today, int(months)) if months else None
                 basis = pack.basis("cassation.bar_months" if months else "revocation.bars_future_grants", modality)
-                people = [auth.holder] + [a.person for a in auth.alvaras.select_related("person")
-                                          if a.person_id != auth.holder_id]
                 seen = set()
-                for person in people:
+                for person in _holder_and_auxiliaries(auth):
                     if person.pk in seen:
                         continue
                     seen.add(person.pk)
@@ -560,14 +584,24 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
                         actor=actor, person=person, until=until, legal_basis=basis, source=f"auto {inf.number}",
                         reason=f"Cassação da {auth.act_name} nº {auth.number} (auto de infração nº {inf.number})")
                 effects["bar_until"] = until.isoformat() if until else None
-        elif auth.status == AuthorizationStatus.ACTIVE and (
+        elif auth.status in (AuthorizationStatus.ACTIVE, AuthorizationStatus.SUSPENDED) and (
             {"suspension_until_regularised", "impediment"} & kinds or penalty.get("suspension_days")
         ):
             open_ended = bool({"suspension_until_regularised", "impediment"} & kinds)
-            until = None if open_ended else rules.suspension_last_day(today, int(penalty["suspension_days"]))
-            licensing_services.authorization_set_status(
-                actor=actor, authorization=auth, to=AuthorizationStatus.SUSPENDED, suspended_until=until,
-                reason=f"Suspensão decorrente do auto nº {inf.number}", data={"infraction": inf.number})
+            serving = auth.status == AuthorizationStatus.SUSPENDED
+            if open_ended or (serving and auth.suspended_until is None):
+                until = None  # without end date, or absorbed by a suspension until regularised
+            else:
+                start = rules.next_suspension_start(today, auth.suspended_until if serving else None)
+                until = rules.suspension_last_day(start, int(penalty["suspension_days"]))
+            reason = f"Suspensão decorrente do auto nº {inf.number}"
+            if not serving:
+                licensing_services.authorization_set_status(
+                    actor=actor, authorization=auth, to=AuthorizationStatus.SUSPENDED, suspended_until=until,
+                    reason=reason, data={"infraction": inf.number})
+            elif until != auth.suspended_until:
+                licensing_services.authorization_set_suspension_end(
+                    actor=actor, authorization=auth, until=until, reason=reason, data={"infraction": inf.number})
             inf.suspension_until = until
             inf.save(update_fields=["suspension_until"])
             effects["suspended_until"] = until.isoformat() if until else "até a regularização"
@@ -676,7 +710,8 @@ def close_appeal_windows(today: date | None = None) -> int:
     """Appeal period over without an appeal → final, effects applied."""
     today = today or regulation.current().today()
     changed = 0
-    for pk in Infraction.objects.filter(status=S.UPHELD, appeal_deadline__lt=today).values_list("pk", flat=True):
+    qs = Infraction.objects.filter(status=S.UPHELD, appeal_deadline__lt=today).order_by("appeal_deadline", "id")
+    for pk in qs.values_list("pk", flat=True):
         with transaction.atomic():
             inf = Infraction.objects.select_for_update().filter(pk=pk, status=S.UPHELD,
                                                                 appeal_deadline__lt=today).first()

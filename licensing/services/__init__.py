@@ -21,6 +21,7 @@ from licensing.services.grants import (  # noqa: F401
     alvara_set_status,
     authorization_issue,
     authorization_set_status,
+    authorization_set_suspension_end,
     grant_bar_create,
 )
 from licensing.services.review import (  # noqa: F401

@@ -138,6 +138,26 @@ def authorization_set_status(
 
 
 @transaction.atomic
+def authorization_set_suspension_end(*, actor, authorization: Authorization, until: date | None, reason: str,
+                                     data: dict | None = None) -> Authorization:
+    """Change the last day of a suspension being served (None = until regularised): a
+    further suspension adds to it instead of being lost."""
+    locked = Authorization.objects.select_for_update().get(pk=authorization.pk)
+    if locked.status != AuthorizationStatus.SUSPENDED:
+        raise InvalidTransition(f"A autorização nº {locked.number} não está suspensa.")
+    before = locked.suspended_until
+    locked.suspended_until = until
+    locked.status_reason = reason
+    locked.save(update_fields=["suspended_until", "status_reason"])
+    audit_log(actor=actor, obj=locked, action="authorization_suspension_extended", from_state=locked.status,
+              to_state=locked.status, reason=reason,
+              data={**(data or {}), "suspended_until_before": before.isoformat() if before else None,
+                    "suspended_until": until.isoformat() if until else None})
+    authorization.refresh_from_db()
+    return locked
+
+
+@transaction.atomic
 def alvara_set_status(*, actor, alvara: Alvara, to: str, reason: str) -> Alvara:
     locked = Alvara.objects.select_for_update().get(pk=alvara.pk)
     if to not in ALVARA_TRANSITIONS.get(locked.status, set()):

@@ -526,3 +526,81 @@ def test_list_filters_by_status_and_plate(api, alegre, clerk, grant, issue, chai
     assert [r["id"] for r in client.get("/api/v1/infractions/", {"status": "notified"}).json()["results"]] == [first["id"]]
     assert client.get("/api/v1/infractions/", {"plate": "xyz-9a87"}).json()["count"] == 1
     assert client.get("/api/v1/infractions/", {"status": "issued,notified"}).json()["count"] == 2
+
+
+def test_second_suspension_stacks_on_a_suspension_being_served(arapora, grant, issue, chain):
+    """Lei 724/2008 art. 25, §4: penalties add up. A second suspension that becomes final
+    while the first is being served starts the day after the first ends."""
+    today = arapora.today()
+    first = issue(grant.vehicle.plate, "23-XIV", today - timedelta(days=4))  # B-3 + C-1 (5 days)
+    second = issue(grant.vehicle.plate, "23-IX", today - timedelta(days=3))  # B-3 + C-4 (30 days)
+    for body in (first, second):
+        chain.notify(body["id"], today - timedelta(days=2))
+        chain.judge(body["id"])
+    final_on = today + timedelta(days=11)
+    assert services.close_appeal_windows(final_on) == 2
+    grant.refresh_from_db()
+    first_until = final_on + timedelta(days=4)
+    second_until = first_until + timedelta(days=30)
+    assert grant.status == "suspended" and grant.suspended_until == second_until
+    assert Infraction.objects.get(pk=second["id"]).suspension_until == second_until
+    # the end of the first suspension does not lift the second one
+    assert services.lift_ended_suspensions(first_until + timedelta(days=1)) == 1
+    grant.refresh_from_db()
+    assert grant.status == "suspended"
+    assert services.lift_ended_suspensions(second_until) == 0  # the last day is still served
+    assert services.lift_ended_suspensions(second_until + timedelta(days=1)) == 1
+    grant.refresh_from_db()
+    assert grant.status == "active"
+
+
+@pytest.mark.parametrize("codes", [("23-XVIII", "23-XIV"), ("23-XIV", "23-XVIII")])
+def test_suspension_without_end_date_wins_over_a_fixed_one(arapora, grant, issue, chain, codes):
+    """A suspension without end date (Código D) is neither shortened nor lost with a fixed one (C-1)."""
+    today = arapora.today()
+    bodies = [issue(grant.vehicle.plate, code, today - timedelta(days=4 - i)) for i, code in enumerate(codes)]
+    for body in bodies:
+        chain.notify(body["id"], today - timedelta(days=2))
+        chain.judge(body["id"])
+    assert services.close_appeal_windows(today + timedelta(days=11)) == 2
+    grant.refresh_from_db()
+    assert grant.status == "suspended" and grant.suspended_until is None
+
+
+@pytest.mark.parametrize("days_before_occurrence,expected", [(0, 200), (1, 400)])
+def test_notice_cannot_precede_the_infraction(api, alegre, clerk, grant, issue, days_before_occurrence, expected):
+    occurred = alegre.today() - timedelta(days=3)
+    body = issue(grant.vehicle.plate, "19-I", occurred)
+    on = occurred - timedelta(days=days_before_occurrence)
+    r = api(clerk).post(f"/api/v1/infractions/{body['id']}/notify/", {"acknowledged_on": on.isoformat()}, format="json")
+    assert r.status_code == expected, r.content
+    if expected == 400:
+        assert "acknowledged_on" in r.json()["errors"]
+        assert Infraction.objects.get(pk=body["id"]).status == "issued"
+
+
+def test_alegre_catalogue_keeps_the_meaning_of_article_19_xvi(api, alegre):
+    """Lei 3.703/2022 art. 19, XVI: "realizar viagens se fazendo como motorista de aplicativo" —
+    working as an app driver, not pretending to be one."""
+    items = {i["code"]: i for i in api(None).get("/api/v1/infractions/catalogue/").json()["results"]}
+    assert "atuando como motorista de aplicativo" in items["19-XVI"]["description"]
+    assert items["19-XVI"]["legal_basis"] == "Lei 3.703/2022 (Alegre/ES), art. 19, XVI"
+
+
+@pytest.mark.parametrize("sent,retained", [({}, True), ({"alvara_retained": False}, False)])
+def test_itagiba_agent_retains_the_alvara_unless_told_otherwise(api, agent, itagiba, grant, sent, retained):
+    """PL 015/2025 art. 20, §2: "o agente reterá o alvará de circulação no momento da autuação"."""
+    body = {"plate": grant.vehicle.plate, "infraction_code": "19-VII", "occurred_at": at(itagiba.today()),
+            "location": "Centro", "description": "x", **sent}
+    r = api(agent).post("/api/v1/infractions/", body, format="json")
+    assert r.status_code == 201, r.content
+    inf = Infraction.objects.get(pk=r.json()["id"])
+    assert inf.alvara_retained is retained
+    assert (inf.retained_alvara is not None and inf.retained_alvara.status == AlvaraStatus.RETAINED) is retained
+
+
+def test_alegre_agent_does_not_retain_unless_told(api, agent, alegre, grant):
+    body = {"plate": grant.vehicle.plate, "infraction_code": "19-I", "occurred_at": at(alegre.today()),
+            "location": "Centro", "description": "x"}
+    r = api(agent).post("/api/v1/infractions/", body, format="json")
+    assert r.status_code == 201 and Infraction.objects.get(pk=r.json()["id"]).alvara_retained is False

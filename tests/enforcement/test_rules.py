@@ -140,3 +140,10 @@ def test_long_progressive_chains_do_not_overflow():
     entry = rules.catalogue_entry({"code": "x", "legal_basis": "b", "penalty_codes": ["B-1"]}, ARAPORA_CODES)
     pen = rules.compute_penalty([entry], unit_value=Decimal("10.00"), multiplier=2**100, recidivism_refs=["1"])
     assert Decimal(pen["amount"]) == 20 * 2**100
+
+
+def test_a_further_suspension_starts_after_the_one_being_served():
+    d = date(2026, 3, 2)
+    assert rules.next_suspension_start(d, None) == d
+    assert rules.next_suspension_start(d, d) == d + timedelta(days=1)  # last day still served
+    assert rules.next_suspension_start(d, d - timedelta(days=1)) == d  # already over
