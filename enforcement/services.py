@@ -34,6 +34,7 @@ from enforcement.models import (
 from licensing import selectors as licensing_selectors
 from licensing import services as licensing_services
 from licensing.models import AlvaraStatus, AuthorizationStatus
+from licensing.models_lifecycle import AuxiliaryStatus
 from licensing.rules import add_months
 from portal import regulation
 from portal.audit import audit_log
@@ -523,7 +524,7 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
 
     Suspension for its days; suspension until regularised and impediment without end
     date; cassação / cancellation ends the grant (alvarás follow) and bars the holder and
-    the auxiliaries of its alvarás for ``cassation.bar_months`` (PL 015/2025 art. 19, §4) or
+    the auxiliaries (of its alvarás and registered on it) for ``cassation.bar_months`` (PL 015/2025 art. 19, §4) or
     without term where ``revocation.bars_future_grants`` (Lei 724/2008 art. 24, parágrafo
     único); a fine gets its payment slip (DAM).
     """
@@ -551,6 +552,7 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
                 basis = pack.basis("cassation.bar_months" if months else "revocation.bars_future_grants", modality)
                 people = [auth.holder] + [a.person for a in auth.alvaras.select_related("person")
                                           if a.person_id != auth.holder_id]
+                people += [a.person for a in auth.auxiliary_drivers.filter(status=AuxiliaryStatus.ACTIVE).select_related("person")]
                 seen = set()
                 for person in people:
                     if person.pk in seen:

@@ -510,11 +510,13 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     elif previous.status in CURRENT_STATUSES:
         authorization_set_status(actor=actor, authorization=previous, to=AuthorizationStatus.EXPIRED,
                                  reason=f"Substituída pela renovação do requerimento {application.protocol}")
-    auxiliaries = [_person_for_auxiliary(a) for a in application.auxiliaries.all()]
+    named = list(application.auxiliaries.all())
+    auxiliaries = [_person_for_auxiliary(a) for a in named]
     authorization, alvaras = authorization_issue(
         actor=actor, holder=application.applicant, vehicle=application.vehicle, modality=modality,
         auxiliaries=auxiliaries, reason=f"Requerimento {application.protocol} deferido",
     )
+    _register_auxiliaries(actor=actor, authorization=authorization, named=named)
     if previous is not None:
         authorization.renewals = previous.renewals + 1
         authorization.save(update_fields=["renewals"])
@@ -526,6 +528,22 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
                 data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
     return authorization, alvaras
+
+
+def _register_auxiliaries(*, actor, authorization: Authorization, named: list[ApplicationAuxiliary]) -> None:
+    """The auxiliary drivers named in the application become the grant's registered auxiliaries
+    (the record that the auxiliary limit, the yearly re-registration and a cassação bar read)."""
+    from licensing.models_lifecycle import AuxiliaryDriver
+
+    today = regulation.current().today()
+    for aux in named:
+        row = AuxiliaryDriver.objects.create(
+            authorization=authorization, person=aux.person, cnh_number=aux.cnh_number,
+            cnh_category=aux.cnh_category, cnh_first_issued=aux.cnh_first_issued, cnh_ear=aux.cnh_ear,
+            added_on=today,
+        )
+        audit_log(actor=actor, obj=row, action="auxiliary_added", to_state=row.status,
+                  reason="Condutor auxiliar indicado no requerimento", data={"authorization": authorization.number})
 
 
 def _issue_tff_of_the_year(*, actor, authorization: Authorization) -> None:

@@ -1,0 +1,66 @@
+"""Grant flow checked against the laws, as an outside client would play it (audit of the
+applicant and clerk flow): each test names the article it comes from."""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+
+import pytest
+
+from enforcement import services as enforcement_services
+from licensing.models_lifecycle import AuxiliaryDriver, AuxiliaryStatus
+from licensing.selectors import active_bar
+from portal import regulation
+from tests.conftest import CPF_CAROL
+from tests.licensing.helpers import create_and_submit, open_call, payload, review_all_and_inspect
+
+pytestmark = pytest.mark.django_db
+
+
+def _grant(api, applicant, clerk, agent, modality="taxi", **kwargs) -> dict:
+    app = create_and_submit(api, applicant, modality, **kwargs)
+    review_all_and_inspect(api, clerk, agent, app["id"])
+    r = api(clerk).post(f"/api/v1/applications/{app['id']}/approve/")
+    assert r.status_code == 200, r.json()
+    return {"application": app, **r.json()}
+
+
+def _aux(cpf: str, name: str) -> dict:
+    aux = payload("taxi", auxiliaries=1)["auxiliary_drivers"][0]
+    return {**aux, "cpf": cpf, "name": name}
+
+
+def test_auxiliary_named_in_the_application_is_registered_on_the_grant(itagiba, api, applicant, clerk, agent):
+    """PL 015/2025 art. 4, §5: each autorização carries its condutor auxiliar; the grant records them,
+    so the limit of one holds afterwards too (no second auxiliary added to the same grant)."""
+    open_call("taxi")
+    granted = _grant(api, applicant, clerk, agent, auxiliary_drivers=[_aux(CPF_CAROL, "Carol Auxiliar")])
+    rows = AuxiliaryDriver.objects.filter(authorization_id=granted["authorization"]["id"])
+    assert [(a.person.cpf, a.status) for a in rows] == [(CPF_CAROL, AuxiliaryStatus.ACTIVE)]
+
+
+def test_cassacao_bars_the_auxiliary_named_in_the_application(itagiba, api, applicant, outsider, clerk, agent, judge):
+    """PL 015/2025 art. 19, §4: cassação bars the autorizatário and his condutor auxiliar for 60 months."""
+    open_call("taxi")
+    today = itagiba.today()
+    granted = _grant(api, applicant, clerk, agent, auxiliary_drivers=[_aux(CPF_CAROL, "Carol Auxiliar")])
+    plate = api(clerk).get(f"/api/v1/applications/{granted['application']['id']}/").json()["vehicle"]["plate"]
+    occurred = datetime.combine(today - timedelta(days=3), time(10), tzinfo=regulation.current().tz).isoformat()
+    inf = api(agent).post("/api/v1/infractions/", {
+        "plate": plate, "infraction_code": "19-VII", "occurred_at": occurred, "location": "Centro",
+        "description": "Cobrança indevida.", "driver_cpf": "", "alvara_retained": False}, format="json")
+    assert inf.status_code == 201, inf.json()
+    inf_id = inf.json()["id"]
+    assert api(clerk).post(f"/api/v1/infractions/{inf_id}/notify/", {"acknowledged_on": today.isoformat()},
+                           format="json").status_code == 200
+    judged = api(judge).post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."},
+                             format="json")
+    assert "cassation" in judged.json()["penalty"]["kinds"]
+    assert enforcement_services.close_appeal_windows(today + timedelta(days=31)) == 1
+    assert active_bar(applicant.cpf, today) is not None
+    assert active_bar(CPF_CAROL, today) is not None
+    # named again as an auxiliary in someone else's application: refused with the article
+    r = api(outsider).post("/api/v1/applications/", payload("taxi", auxiliary_drivers=[_aux(CPF_CAROL, "Carol")]),
+                           format="json")
+    assert r.status_code == 400 and r.json()["rule"]["code"] == "cassation.bar"
+    assert "art. 19, §4" in r.json()["rule"]["legal_basis"]
