@@ -64,3 +64,16 @@ def test_cassacao_bars_the_auxiliary_named_in_the_application(itagiba, api, appl
                            format="json")
     assert r.status_code == 400 and r.json()["rule"]["code"] == "cassation.bar"
     assert "art. 19, §4" in r.json()["rule"]["legal_basis"]
+
+
+def test_arapora_termo_de_permissao_is_asked_on_renewal_not_on_a_new_bid(arapora, api, applicant):
+    """Lei 724/2008 art. 9, I asks the Termo de Permissão for the alvará de condutor; on a new
+    application the Termo does not exist yet (it is granted with the approval, art. 3 and 5)."""
+    open_call("taxi")
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", auxiliaries=1), format="json")
+    assert r.status_code == 201, r.json()
+    codes = {d["code"].split(":")[0] for d in r.json()["required_documents"]}
+    assert "termo_permissao" not in codes
+    assert "cnh_d" in codes and "certidoes_criminais" in codes
+    assert "termo_permissao" in {d["code"] for d in arapora.documents("taxi", "renewal", "holder")}
+    assert "termo_permissao" in {d["code"] for d in arapora.documents("taxi", "renewal", "auxiliary")}
