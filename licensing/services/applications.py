@@ -194,11 +194,29 @@ def _renewable_authorization(applicant, modality: str) -> Authorization | None:
             .order_by("-valid_until", "-issued_at", "-id").first())
 
 
-def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant) -> None:
-    """Field checks that are not legal rules (identifiers, duplicates)."""
+def _not_in_future(errors: dict, field: str, value, today: date, what: str) -> None:
+    if value is not None and value > today:
+        errors[field] = [f"A data {what} ({value:%d/%m/%Y}) não pode ser futura."]
+
+
+def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant, driver: dict | None = None) -> None:
+    """Field checks that are not legal rules (identifiers, duplicates, dates that cannot be:
+    a future first licensing or first CNH would make an age or a time held negative)."""
     errors: dict[str, list[str]] = {}
+    today = regulation.current().today()
+    if vehicle is not None:
+        _not_in_future(errors, "vehicle.first_registration_date", vehicle.get("first_registration_date"), today,
+                       "do primeiro licenciamento")
+        year = vehicle.get("manufacture_year")
+        if year is not None and int(year) > today.year:
+            errors["vehicle.manufacture_year"] = [f"O ano de fabricação ({year}) não pode ser posterior ao ano atual."]
+    if driver is not None:
+        _not_in_future(errors, "driver.cnh_first_issued", driver.get("cnh_first_issued"), today,
+                       "da primeira habilitação")
     seen = {only_digits(applicant.cpf or "")}
     for i, aux in enumerate(auxiliaries, start=1):
+        _not_in_future(errors, f"auxiliary_drivers.{i}.cnh_first_issued", aux.get("cnh_first_issued"), today,
+                       "da primeira habilitação")
         cpf = normalize_cpf(aux.get("cpf", ""))
         try:
             validate_cpf(cpf)
@@ -277,7 +295,7 @@ def application_create(*, actor, applicant, kind: str, modality: str, vehicle: d
     auxiliaries = auxiliaries or []
     if not pack.has_modality(modality):
         raise ValidationError({"modality": [f"A legislação de {pack.display_name} não prevê {modality}."]})
-    _check_data(vehicle, auxiliaries, applicant)
+    _check_data(vehicle, auxiliaries, applicant, driver)
     violations = entry_violations(applicant=applicant, kind=kind, modality=modality, vehicle=vehicle, driver=driver,
                                   auxiliaries=auxiliaries, bid_amount=bid_amount, steps=steps)
     if violations:
@@ -312,6 +330,8 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
         _check_data(None, auxiliaries or [], application.applicant)
     if step == "vehicle":
         _check_data(vehicle, [], application.applicant)
+    if step == "driver":
+        _check_data(None, [], application.applicant, driver)
     violations = entry_violations(applicant=application.applicant, kind=application.kind, modality=application.modality,
                                   vehicle=vehicle, driver=driver, auxiliaries=auxiliaries or [], bid_amount=bid_amount,
                                   exclude=application, steps=(step,))

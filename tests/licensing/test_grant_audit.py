@@ -77,3 +77,26 @@ def test_arapora_termo_de_permissao_is_asked_on_renewal_not_on_a_new_bid(arapora
     assert "cnh_d" in codes and "certidoes_criminais" in codes
     assert "termo_permissao" in {d["code"] for d in arapora.documents("taxi", "renewal", "holder")}
     assert "termo_permissao" in {d["code"] for d in arapora.documents("taxi", "renewal", "auxiliary")}
+
+
+@pytest.mark.parametrize("field,value,error_field", [
+    ("first_registration_date", 1, "vehicle.first_registration_date"),
+    ("manufacture_year", 1, "vehicle.manufacture_year"),
+    ("cnh_first_issued", 1, "driver.cnh_first_issued"),
+])
+def test_dates_in_the_future_are_refused(itagiba, api, applicant, field, value, error_field):
+    """A first CRLV, a manufacture year or a first CNH in the future would make the vehicle's age
+    (PL 015/2025 art. 13, II) or the time the CNH is held (art. 9, III) negative: 400, not a pass."""
+    open_call("taxi")
+    today = itagiba.today()
+    future = {"first_registration_date": (today + timedelta(days=value)).isoformat(),
+              "manufacture_year": today.year + value, "cnh_first_issued": (today + timedelta(days=value)).isoformat()}
+    where = "driver" if field == "cnh_first_issued" else "vehicle"
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", **{where: {field: future[field]}}), format="json")
+    assert r.status_code == 400 and error_field in r.json()["errors"], r.json()
+    # today itself is fine
+    ok = {"first_registration_date": today.isoformat(), "manufacture_year": today.year,
+          "cnh_first_issued": None}[field]
+    if ok is not None:
+        r = api(applicant).post("/api/v1/applications/", payload("taxi", **{where: {field: ok}}), format="json")
+        assert r.status_code == 201, r.json()
