@@ -124,6 +124,16 @@ def one_grant_per_person(current_grants: int, open_applications: int, max_per_ho
     return []
 
 
+def exclusive_permission(holds_grant: bool, exclusive, *, person: str, field: str) -> list[RuleViolation]:
+    """grant.exclusive_public_permission: a driver may not hold another public permission or
+    authorization. Where the law gives the condutor auxiliar the holder's requirements, a current
+    holder cannot be named as someone else's auxiliary (the article is the parameter's)."""
+    if exclusive is None or not exclusive.value or not holds_grant:
+        return []
+    return [RuleViolation("grant.exclusive_public_permission", f"O {person} é titular de uma outorga vigente e não "
+                          "pode ser condutor auxiliar de outra.", exclusive.legal_basis, field=field)]
+
+
 def cassation_bar(bar_until: _date | None, barred: bool, legal_basis: str, *, person: str = "",
                   field: str = "non_field_errors") -> list[RuleViolation]:
     """A person under a cassação bar may not apply until it ends."""

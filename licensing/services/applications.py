@@ -158,6 +158,12 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
             if bar is not None:
                 out += rules.cassation_bar(bar.until, True, bar.legal_basis or _bar_basis(pack, modality),
                                            person=f"O {label}", field=f"auxiliary_drivers.{i}.cpf")
+            aux_cpf = only_digits(aux.get("cpf", ""))
+            out += rules.exclusive_permission(
+                bool(aux_cpf) and Authorization.objects.filter(holder__cpf=aux_cpf, status__in=CURRENT_STATUSES)
+                .exclude(holder=applicant).exists(),
+                pack.param("grant.exclusive_public_permission", modality), person=label,
+                field=f"auxiliary_drivers.{i}.cpf")
     if everything or "modality" in steps:  # the person's standing and the call, after the data rules
         if kind == ApplicationKind.NEW:
             call = open_call_for(modality, today)

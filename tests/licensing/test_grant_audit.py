@@ -100,3 +100,31 @@ def test_dates_in_the_future_are_refused(itagiba, api, applicant, field, value, 
     if ok is not None:
         r = api(applicant).post("/api/v1/applications/", payload("taxi", **{where: {field: ok}}), format="json")
         assert r.status_code == 201, r.json()
+
+
+def test_a_current_holder_cannot_be_named_auxiliary_where_the_law_forbids_another_permission(
+        itagiba, api, applicant, outsider, clerk, agent):
+    """PL 015/2025 art. 9, VIII with §1: the auxiliary meets the holder's requirements (all but the
+    vehicle), among them not holding another authorization."""
+    open_call("taxi")
+    _grant(api, applicant, clerk, agent)
+    named = _aux(applicant.cpf, applicant.name)
+    r = api(outsider).post("/api/v1/applications/", payload("taxi", auxiliary_drivers=[named]), format="json")
+    assert r.status_code == 400, r.json()
+    assert r.json()["rule"]["code"] == "grant.exclusive_public_permission"
+    assert "art. 9, VIII" in r.json()["rule"]["legal_basis"]
+    assert "auxiliary_drivers.1.cpf" in r.json()["errors"]
+    # someone holding nothing may be named
+    r = api(outsider).post("/api/v1/applications/", payload("taxi", auxiliary_drivers=[_aux(CPF_CAROL, "Carol")]),
+                           format="json")
+    assert r.status_code == 201, r.json()
+
+
+def test_holder_of_a_grant_may_be_an_auxiliary_where_the_law_does_not_forbid_it(alegre, api, applicant, outsider,
+                                                                               clerk, agent):
+    """Lei 3.703/2022 has no exclusivity rule for auxiliaries (art. 3, II and III; art. 7, §1)."""
+    open_call("taxi")
+    _grant(api, applicant, clerk, agent)
+    r = api(outsider).post("/api/v1/applications/",
+                           payload("taxi", auxiliary_drivers=[_aux(applicant.cpf, applicant.name)]), format="json")
+    assert r.status_code == 201, r.json()
