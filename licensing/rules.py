@@ -73,7 +73,9 @@ def cnh_category(category: str, categories, *, field: str = "driver.cnh_category
     """driver.cnh_categories: one of the letters of the CNH must be an accepted category."""
     if categories is None:
         return []
-    letters = {ch for ch in (category or "").upper() if ch in CNH_CATEGORIES}
+    text = "".join(ch for ch in (category or "").upper() if ch.isalpha())
+    # "ACC" (autorização para conduzir ciclomotor) is not a category: its letters are not A or C
+    letters = set() if text == "ACC" else {ch for ch in text if ch in CNH_CATEGORIES}
     accepted = [str(c).upper() for c in categories.value]
     if not letters or not letters & set(accepted):
         return [RuleViolation("driver.cnh_categories", f"A categoria da CNH{_fmt(person)} ({category or 'não informada'}) "

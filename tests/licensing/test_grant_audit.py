@@ -128,3 +128,17 @@ def test_holder_of_a_grant_may_be_an_auxiliary_where_the_law_does_not_forbid_it(
     r = api(outsider).post("/api/v1/applications/",
                            payload("taxi", auxiliary_drivers=[_aux(applicant.cpf, applicant.name)]), format="json")
     assert r.status_code == 201, r.json()
+
+
+@pytest.mark.parametrize("modality,category,expected", [
+    ("taxi", "ACC", 400), ("mototaxi", "ACC", 400), ("taxi", "AB", 201), ("mototaxi", "AB", 201),
+    ("taxi", "A", 400), ("mototaxi", "B", 400),
+])
+def test_cnh_category_acc_is_not_a_category(itagiba, api, applicant, modality, category, expected):
+    """PL 015/2025 art. 9, III (B, C, D or E) and art. 10, III (A): the ACC of a moped rider is none of them."""
+    open_call(modality)
+    r = api(applicant).post("/api/v1/applications/", payload(modality, driver={"cnh_category": category}),
+                            format="json")
+    assert r.status_code == expected, r.json()
+    if expected == 400:
+        assert r.json()["rule"]["code"] == "driver.cnh_categories"
