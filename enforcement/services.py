@@ -549,7 +549,7 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
 
     Suspension for its days; suspension until regularised and impediment without end
     date; cassação / cancellation ends the grant (alvarás follow) and bars the holder and
-    the auxiliaries of its alvarás for ``cassation.bar_months`` (PL 015/2025 art. 19, §4) or
+    the auxiliaries (of its alvarás and registered on it) for ``cassation.bar_months`` (PL 015/2025 art. 19, §4) or
     without term where ``revocation.bars_future_grants`` (Lei 724/2008 art. 24, parágrafo
     único); a fine gets its payment slip (DAM).
     """

@@ -73,7 +73,9 @@ def cnh_category(category: str, categories, *, field: str = "driver.cnh_category
     """driver.cnh_categories: one of the letters of the CNH must be an accepted category."""
     if categories is None:
         return []
-    letters = {ch for ch in (category or "").upper() if ch in CNH_CATEGORIES}
+    text = "".join(ch for ch in (category or "").upper() if ch.isalpha())
+    # "ACC" (autorização para conduzir ciclomotor) is not a category: its letters are not A or C
+    letters = set() if text == "ACC" else {ch for ch in text if ch in CNH_CATEGORIES}
     accepted = [str(c).upper() for c in categories.value]
     if not letters or not letters & set(accepted):
         return [RuleViolation("driver.cnh_categories", f"A categoria da CNH{_fmt(person)} ({category or 'não informada'}) "
@@ -122,6 +124,16 @@ def one_grant_per_person(current_grants: int, open_applications: int, max_per_ho
         return [RuleViolation("grant.max_per_holder", f"Cada pessoa pode ter no máximo {max_per_holder.value} "
                               f"outorga(s); você já tem {what}.", max_per_holder.legal_basis)]
     return []
+
+
+def exclusive_permission(holds_grant: bool, exclusive, *, person: str, field: str) -> list[RuleViolation]:
+    """grant.exclusive_public_permission: a driver may not hold another public permission or
+    authorization. Where the law gives the condutor auxiliar the holder's requirements, a current
+    holder cannot be named as someone else's auxiliary (the article is the parameter's)."""
+    if exclusive is None or not exclusive.value or not holds_grant:
+        return []
+    return [RuleViolation("grant.exclusive_public_permission", f"O {person} é titular de uma outorga vigente e não "
+                          "pode ser condutor auxiliar de outra.", exclusive.legal_basis, field=field)]
 
 
 def cassation_bar(bar_until: _date | None, barred: bool, legal_basis: str, *, person: str = "",

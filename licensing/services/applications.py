@@ -159,6 +159,12 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
             if bar is not None:
                 out += rules.cassation_bar(bar.until, True, bar.legal_basis or _bar_basis(pack, modality),
                                            person=f"O {label}", field=f"auxiliary_drivers.{i}.cpf")
+            aux_cpf = only_digits(aux.get("cpf", ""))
+            out += rules.exclusive_permission(
+                bool(aux_cpf) and Authorization.objects.filter(holder__cpf=aux_cpf, status__in=CURRENT_STATUSES)
+                .exclude(holder=applicant).exists(),
+                pack.param("grant.exclusive_public_permission", modality), person=label,
+                field=f"auxiliary_drivers.{i}.cpf")
     if everything or "modality" in steps:  # the person's standing and the call, after the data rules
         if kind == ApplicationKind.NEW:
             call = open_call_for(modality, today)
@@ -195,11 +201,29 @@ def _renewable_authorization(applicant, modality: str) -> Authorization | None:
             .order_by("-valid_until", "-issued_at", "-id").first())
 
 
-def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant) -> None:
-    """Field checks that are not legal rules (identifiers, duplicates)."""
+def _not_in_future(errors: dict, field: str, value, today: date, what: str) -> None:
+    if value is not None and value > today:
+        errors[field] = [f"A data {what} ({value:%d/%m/%Y}) não pode ser futura."]
+
+
+def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant, driver: dict | None = None) -> None:
+    """Field checks that are not legal rules (identifiers, duplicates, dates that cannot be:
+    a future first licensing or first CNH would make an age or a time held negative)."""
     errors: dict[str, list[str]] = {}
+    today = regulation.current().today()
+    if vehicle is not None:
+        _not_in_future(errors, "vehicle.first_registration_date", vehicle.get("first_registration_date"), today,
+                       "do primeiro licenciamento")
+        year = vehicle.get("manufacture_year")
+        if year is not None and int(year) > today.year:
+            errors["vehicle.manufacture_year"] = [f"O ano de fabricação ({year}) não pode ser posterior ao ano atual."]
+    if driver is not None:
+        _not_in_future(errors, "driver.cnh_first_issued", driver.get("cnh_first_issued"), today,
+                       "da primeira habilitação")
     seen = {only_digits(applicant.cpf or "")}
     for i, aux in enumerate(auxiliaries, start=1):
+        _not_in_future(errors, f"auxiliary_drivers.{i}.cnh_first_issued", aux.get("cnh_first_issued"), today,
+                       "da primeira habilitação")
         cpf = normalize_cpf(aux.get("cpf", ""))
         try:
             validate_cpf(cpf)
@@ -278,7 +302,7 @@ def application_create(*, actor, applicant, kind: str, modality: str, vehicle: d
     auxiliaries = auxiliaries or []
     if not pack.has_modality(modality):
         raise ValidationError({"modality": [f"A legislação de {pack.display_name} não prevê {modality}."]})
-    _check_data(vehicle, auxiliaries, applicant)
+    _check_data(vehicle, auxiliaries, applicant, driver)
     violations = entry_violations(applicant=applicant, kind=kind, modality=modality, vehicle=vehicle, driver=driver,
                                   auxiliaries=auxiliaries, bid_amount=bid_amount, steps=steps)
     if violations:
@@ -313,6 +337,8 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
         _check_data(None, auxiliaries or [], application.applicant)
     if step == "vehicle":
         _check_data(vehicle, [], application.applicant)
+    if step == "driver":
+        _check_data(None, [], application.applicant, driver)
     violations = entry_violations(applicant=application.applicant, kind=application.kind, modality=application.modality,
                                   vehicle=vehicle, driver=driver, auxiliaries=auxiliaries or [], bid_amount=bid_amount,
                                   exclude=application, steps=(step,))
@@ -525,11 +551,13 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     elif previous.status in CURRENT_STATUSES:
         authorization_set_status(actor=actor, authorization=previous, to=AuthorizationStatus.EXPIRED,
                                  reason=f"Substituída pela renovação do requerimento {application.protocol}")
-    auxiliaries = [_person_for_auxiliary(a) for a in application.auxiliaries.all()]
+    named = list(application.auxiliaries.all())
+    auxiliaries = [_person_for_auxiliary(a) for a in named]
     authorization, alvaras = authorization_issue(
         actor=actor, holder=application.applicant, vehicle=application.vehicle, modality=modality,
         auxiliaries=auxiliaries, reason=f"Requerimento {application.protocol} deferido",
     )
+    _register_auxiliaries(actor=actor, authorization=authorization, named=named)
     if previous is not None:
         authorization.renewals = previous.renewals + 1
         authorization.save(update_fields=["renewals"])
@@ -541,6 +569,22 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
                 data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
     return authorization, alvaras
+
+
+def _register_auxiliaries(*, actor, authorization: Authorization, named: list[ApplicationAuxiliary]) -> None:
+    """The auxiliary drivers named in the application become the grant's registered auxiliaries
+    (the record that the auxiliary limit, the yearly re-registration and a cassação bar read)."""
+    from licensing.models_lifecycle import AuxiliaryDriver
+
+    today = regulation.current().today()
+    for aux in named:
+        row = AuxiliaryDriver.objects.create(
+            authorization=authorization, person=aux.person, cnh_number=aux.cnh_number,
+            cnh_category=aux.cnh_category, cnh_first_issued=aux.cnh_first_issued, cnh_ear=aux.cnh_ear,
+            added_on=today,
+        )
+        audit_log(actor=actor, obj=row, action="auxiliary_added", to_state=row.status,
+                  reason="Condutor auxiliar indicado no requerimento", data={"authorization": authorization.number})
 
 
 @transaction.atomic
