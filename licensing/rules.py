@@ -153,6 +153,18 @@ def open_call(has_open_call: bool, modality_label: str, legal_basis: str) -> lis
                           "de um edital.", legal_basis, field="modality")]
 
 
+def renewal_window(in_window: bool, param, modality_label: str, next_window: tuple[date, date] | None
+                   ) -> list[RuleViolation]:
+    """Where the law puts renewals in the same yearly period as new requests
+    (``renewal.in_request_window``), a renewal is filed only while that period (or a call) is open."""
+    if param is None or not param.value or in_window:
+        return []
+    when = (f" (próximo período: de {next_window[0]:%d/%m/%Y} a {next_window[1]:%d/%m/%Y})"
+            if next_window else "")
+    return [RuleViolation("renewal.window", f"A renovação de {modality_label} só pode ser pedida no período anual de "
+                          f"requerimentos{when}.", param.legal_basis, field="kind")]
+
+
 def bid(amount, min_bid, method) -> list[RuleViolation]:
     """selection.method = bidding: an offer is required and must reach the call's minimum."""
     if method is None or method.value != "bidding":

@@ -36,7 +36,7 @@ from licensing.models import (
     GrantLock,
 )
 from licensing.selectors import active_bar
-from licensing.services.calls import open_call_for
+from licensing.services.calls import open_call_for, regular_window
 from licensing.services.grants import authorization_issue, authorization_set_status
 from licensing.services_fees import application_tff, tff_settle_on_grant
 from portal import regulation
@@ -174,6 +174,13 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
             current = applicant.authorizations.filter(status__in=CURRENT_STATUSES).count()
         else:
             current = 0
+            window_param = pack.param("renewal.in_request_window", modality)
+            if window_param is not None and window_param.value:
+                this_year = regular_window(pack, modality, today.year)
+                upcoming = this_year if this_year and today <= this_year[1] else regular_window(
+                    pack, modality, today.year + 1)
+                out += rules.renewal_window(open_call_for(modality, today) is not None, window_param,
+                                            pack.modality_label(modality), upcoming)
             previous = _renewable_authorization(applicant, modality)
             if previous is None:
                 out.append(RuleViolation("renewal.no_grant", "Não há autorização sua nesta modalidade para renovar.",

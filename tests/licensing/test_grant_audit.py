@@ -142,3 +142,53 @@ def test_cnh_category_acc_is_not_a_category(itagiba, api, applicant, modality, c
     assert r.status_code == expected, r.json()
     if expected == 400:
         assert r.json()["rule"]["code"] == "driver.cnh_categories"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("day,next_period", [
+    ("2027-01-29", None), ("2027-01-30", "de 01/01/2028 a 31/01/2028"), ("2026-12-31", "de 01/01/2027 a 29/01/2027"),
+])
+def test_itagiba_renewal_only_in_the_yearly_request_period(itagiba, api, applicant, monkeypatch, day, next_period):
+    """PL 015/2025 art. 17: outorga *ou renovação* until the last business day of January
+    (29/01/2027 is a Friday). Outside it, and with no call open, a renewal is refused."""
+    from datetime import date as _date
+
+    from django.utils import timezone
+
+    from tests.factories import VehicleFactory, issue_authorization
+
+    at = timezone.make_aware(datetime.combine(_date.fromisoformat(day), time(10)), itagiba.tz)
+    monkeypatch.setattr(timezone, "now", lambda: at)
+    vehicle = VehicleFactory(owner=applicant)
+    issue_authorization(holder=applicant, vehicle=vehicle, valid_from=_date.fromisoformat(day) - timedelta(days=300))
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": vehicle.plate}),
+                            format="json")
+    if next_period:
+        assert r.status_code == 400 and r.json()["rule"]["code"] == "renewal.window", r.json()
+        assert r.json()["rule"]["legal_basis"].endswith("art. 17")
+        assert next_period in r.json()["errors"]["kind"][0]
+    else:
+        assert r.status_code == 201, r.json()
+
+
+@pytest.mark.django_db
+def test_itagiba_renewal_while_a_call_is_open(itagiba, api, applicant):
+    from tests.factories import VehicleFactory, issue_authorization
+
+    vehicle = VehicleFactory(owner=applicant)
+    issue_authorization(holder=applicant, vehicle=vehicle)
+    open_call("taxi")
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": vehicle.plate}),
+                            format="json")
+    assert r.status_code == 201, r.json()
+
+
+@pytest.mark.django_db
+def test_renewal_any_time_where_the_law_sets_no_period(alegre, api, applicant):
+    from tests.factories import VehicleFactory, issue_authorization
+
+    vehicle = VehicleFactory(owner=applicant)
+    issue_authorization(holder=applicant, vehicle=vehicle)
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": vehicle.plate}),
+                            format="json")
+    assert r.status_code == 201, r.json()

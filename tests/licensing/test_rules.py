@@ -5,6 +5,7 @@ from datetime import date, timedelta
 import pytest
 
 from licensing import rules
+from portal.regulation import Param
 from tests.licensing.helpers import open_call, payload
 
 TODAY = date(2026, 6, 15)
@@ -238,3 +239,14 @@ def test_api_one_grant_counts_filed_requests_not_drafts(alegre, api, applicant):
     create_and_submit(api, applicant)  # a second draft may still be filed: the first is not a request yet
     r = api(applicant).post("/api/v1/applications/", payload("taxi"), format="json")
     assert r.status_code == 400 and r.json()["rule"]["code"] == "grant.max_per_holder"
+
+
+def test_renewal_window_only_where_the_law_sets_it():
+    p = Param("renewal.in_request_window", True, "Lei X, art. 17", date(2000, 1, 1))
+    window = (date(2027, 1, 1), date(2027, 1, 29))
+    assert rules.renewal_window(True, p, "Táxi", window) == []
+    v = rules.renewal_window(False, p, "Táxi", window)
+    assert codes(v) == ["renewal.window"] and v[0].legal_basis == "Lei X, art. 17" and "29/01/2027" in v[0].message
+    assert rules.renewal_window(False, None, "Táxi", window) == []
+    assert rules.renewal_window(False, Param("renewal.in_request_window", False, "b", date(2000, 1, 1)), "Táxi",
+                                window) == []
