@@ -22,10 +22,10 @@ from licensing.models import (
     Authorization,
     Modality,
 )
-from licensing.selectors import applications_visible_to, can_see_grant
+from licensing.selectors import applications_visible_to, can_see_alvara, can_see_grant
 from licensing.serializers import application_detail, application_tff_payload, inspection_payload
 from portal.api import role_permission
-from portal.roles import Role, has_role
+from portal.roles import Role
 from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
 
 IsClerk = role_permission(Role.CLERK, Role.ADMIN)
@@ -397,10 +397,7 @@ class AlvaraPdfView(APIView):
 
     def get(self, request, pk: int):
         alvara = get_object_or_404(Alvara.objects.select_related("authorization", "person", "vehicle"), pk=pk)
-        if not can_see_grant(request.user, alvara.authorization):
-            raise Http404
-        if not has_role(request.user, Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN) and \
-                request.user.pk not in (alvara.person_id, alvara.authorization.holder_id):
+        if not can_see_alvara(request.user, alvara):
             raise Http404
         return pdf_response(alvara_pdf(alvara), f"alvara-{alvara.number.replace('/', '-')}.pdf")
 

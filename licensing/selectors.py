@@ -74,14 +74,18 @@ def applications_visible_to(user):
 
 
 def can_see_grant(user, authorization) -> bool:
-    """The holder (or one of its drivers) and staff may see a grant act and its alvarás."""
+    """The grant act: the holder and staff only (an auxiliary driver sees their own alvará)."""
     from portal.roles import STAFF_ROLES, has_role
 
     if not getattr(user, "is_authenticated", False):
         return False
-    if has_role(user, *STAFF_ROLES) or authorization.holder_id == user.pk:
-        return True
-    return authorization.alvaras.filter(person=user).exists()
+    return has_role(user, *STAFF_ROLES) or authorization.holder_id == user.pk
+
+
+def can_see_alvara(user, alvara) -> bool:
+    """An alvará: staff, the holder of its grant, and the driver it names."""
+    return can_see_grant(user, alvara.authorization) or (
+        getattr(user, "is_authenticated", False) and alvara.person_id == user.pk)
 
 
 def renewals_filed_in_time(authorization_ids: list[int]) -> set[int]:

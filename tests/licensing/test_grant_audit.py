@@ -192,3 +192,23 @@ def test_renewal_any_time_where_the_law_sets_no_period(alegre, api, applicant):
     r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": vehicle.plate}),
                             format="json")
     assert r.status_code == 201, r.json()
+
+
+@pytest.mark.django_db
+def test_auxiliary_sees_their_own_alvara_but_not_the_act_nor_the_holders_alvara(arapora, api, applicant, clerk, agent):
+    """API.md: the act is for the holder and staff only; Araporã art. 9 gives each driver an alvará."""
+    from licensing.models import Alvara
+
+    open_call("taxi")
+    app = create_and_submit(api, applicant, "taxi", auxiliaries=1)
+    review_all_and_inspect(api, clerk, agent, app["id"])
+    body = api(clerk).post(f"/api/v1/applications/{app['id']}/approve/").json()
+    auth_id = body["authorization"]["id"]
+    own = Alvara.objects.get(authorization_id=auth_id, person__name="Auxiliar 1")
+    holders = Alvara.objects.get(authorization_id=auth_id, person=applicant)
+    auxiliary = own.person
+    assert api(auxiliary).get(f"/api/v1/alvaras/{own.pk}/pdf").status_code == 200
+    assert api(auxiliary).get(f"/api/v1/alvaras/{holders.pk}/pdf").status_code == 404
+    assert api(auxiliary).get(f"/api/v1/authorizations/{auth_id}/act.pdf").status_code == 404
+    assert api(applicant).get(f"/api/v1/authorizations/{auth_id}/act.pdf").status_code == 200
+    assert api(applicant).get(f"/api/v1/alvaras/{own.pk}/pdf").status_code == 200
