@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import Q
@@ -103,3 +104,60 @@ def renewals_filed_in_time(authorization_ids: list[int]) -> set[int]:
             submitted_at__date__lte=F("previous_authorization__valid_until"),
         ).values_list("previous_authorization_id", flat=True)
     )
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The pending requests of a modality in the pack's order, with the free places of the quota."""
+
+    modality: str
+    criteria: list[str]
+    entries: list  # rules.RankingEntry, best first; ``key`` is the Application
+    slots: int | None
+    current: int
+    free: int | None
+    quota_basis: str
+
+    @property
+    def new_requests(self) -> int:
+        return sum(1 for e in self.entries if not e.renewal)
+
+    @property
+    def exceeds(self) -> bool:
+        """More new requests than free places (a renewal keeps its own place, outside the count)."""
+        return self.free is not None and self.new_requests > self.free
+
+    def position_of(self, application_id: int) -> int | None:
+        return next((i for i, e in enumerate(self.entries, start=1) if e.key.pk == application_id), None)
+
+    def within(self, position: int) -> bool:
+        """Whether the request at ``position`` fits in the free places: renewals always do; a new
+        request does when fewer new requests than the free places rank ahead of it."""
+        entry = self.entries[position - 1]
+        if self.free is None or entry.renewal:
+            return True
+        return sum(1 for e in self.entries[:position] if not e.renewal) <= self.free
+
+
+def pending_ranking(modality: str) -> Ranking:
+    """Rank the protocolled, undecided requests of a modality by the pack's criteria."""
+    from licensing import rules
+    from licensing.models import OPEN_APPLICATION_STATUSES, Application, ApplicationStatus
+    from portal import regulation
+
+    pack = regulation.current()
+    today = pack.today()
+    criteria = list(pack.value("ranking.criteria", modality) or ["registration_oldest"])
+    slots, basis = rules.grant_slots(pack.population, pack.param("quota.inhabitants_per_slot", modality),
+                                     pack.param("quota.fixed_slots", modality))
+    current = Authorization.objects.filter(modality=modality, status__in=CURRENT_STATUSES).count()
+    free = None if slots is None else max(slots - current, 0)
+    apps = list(Application.objects.filter(modality=modality, status__in=OPEN_APPLICATION_STATUSES)
+                .exclude(status=ApplicationStatus.DRAFT).select_related("applicant", "vehicle"))
+    entries = [rules.RankingEntry(
+        key=a, renewal=a.kind == "renewal",
+        cnh_years=rules.full_years_between(a.cnh_first_issued, today) if a.cnh_first_issued else 0,
+        vehicle_year=a.vehicle.manufacture_year if a.vehicle else 0, cnh_points=a.cnh_points,
+        schooling=a.schooling, dependents=a.dependents, bid=a.bid_amount, submitted_at=a.submitted_at)
+        for a in apps]
+    return Ranking(modality, criteria, rules.rank(entries, criteria), slots, current, free, basis)

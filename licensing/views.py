@@ -34,18 +34,16 @@ from licensing.forms import (
     apply_errors,
 )
 from licensing.models import (
-    CURRENT_STATUSES,
     OPEN_APPLICATION_STATUSES,
     ApplicantProfile,
     Application,
     ApplicationDocument,
     ApplicationStatus,
-    Authorization,
     Call,
     DocumentStatus,
     Inspection,
 )
-from licensing.selectors import applications_visible_to
+from licensing.selectors import applications_visible_to, pending_ranking
 from licensing.services.applications import approval_blockers, current_documents, required_documents
 from licensing.services_fees import application_tff, application_tff_issue
 from portal import regulation
@@ -380,8 +378,22 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 "schedule_form": forms.get("schedule_form") or ScheduleForm(),
                 "reject_form": forms.get("reject_form") or RejectForm(),
                 "blockers": _summarise(approval_blockers(app)) if app.status in OPEN_APPLICATION_STATUSES else [],
+                "ranking": _ranking_note(app),
             })
         return ctx
+
+
+def _ranking_note(app: Application) -> dict | None:
+    """Where a new request stands in the ranking when the requests exceed the free places:
+    the clerk is told before granting out of order (the pack's ranking criteria)."""
+    if app.kind != "new" or app.status not in OPEN_APPLICATION_STATUSES or app.status == ApplicationStatus.DRAFT:
+        return None
+    ranking = pending_ranking(app.modality)
+    position = ranking.position_of(app.pk)
+    if position is None or not ranking.exceeds:
+        return None
+    return {"position": position, "total": len(ranking.entries), "free": ranking.free, "new": ranking.new_requests,
+            "within": ranking.within(position), "basis": regulation.current().basis("ranking.criteria", app.modality)}
 
 
 def _summarise(blockers: list[str]) -> list[str]:
@@ -579,28 +591,16 @@ class RankingView(RoleRequiredMixin, View):
         pack = regulation.current()
         modalities = [m for m in ("taxi", "mototaxi") if pack.has_modality(m)]
         modality = request.GET.get("modality") if request.GET.get("modality") in modalities else modalities[0]
-        today = pack.today()
-        criteria = list(pack.value("ranking.criteria", modality) or ["registration_oldest"])
-        slots, basis = rules.grant_slots(pack.population, pack.param("quota.inhabitants_per_slot", modality),
-                                         pack.param("quota.fixed_slots", modality))
-        current = Authorization.objects.filter(modality=modality, status__in=CURRENT_STATUSES).count()
-        free = None if slots is None else max(slots - current, 0)
-        apps = list(Application.objects.filter(modality=modality, status__in=OPEN_APPLICATION_STATUSES)
-                    .exclude(status=ApplicationStatus.DRAFT).select_related("applicant", "vehicle"))
-        entries = [rules.RankingEntry(
-            key=a, renewal=a.kind == "renewal",
-            cnh_years=rules.full_years_between(a.cnh_first_issued, today) if a.cnh_first_issued else 0,
-            vehicle_year=a.vehicle.manufacture_year if a.vehicle else 0, cnh_points=a.cnh_points,
-            schooling=a.schooling, dependents=a.dependents, bid=a.bid_amount, submitted_at=a.submitted_at)
-            for a in apps]
-        ranked = rules.rank(entries, criteria)
-        rows = [{"position": i, "application": e.key, "within": free is None or i <= free,
-                 "values": [rules.criterion_display(e, c) for c in criteria]} for i, e in enumerate(ranked, start=1)]
+        ranking = pending_ranking(modality)
+        criteria, free = ranking.criteria, ranking.free
+        rows = [{"position": i, "application": e.key, "within": ranking.within(i),
+                 "values": [rules.criterion_display(e, c) for c in criteria]}
+                for i, e in enumerate(ranking.entries, start=1)]
         return render(request, "licensing/ranking.html", {
             "modality": modality, "modalities": [(m, pack.modality_label(m)) for m in modalities],
             "criteria": [rules.RANKING_LABELS.get(c, c) for c in criteria], "criteria_basis": pack.basis(
-                "ranking.criteria", modality), "rows": rows, "slots": slots, "current": current, "free": free,
-            "quota_basis": basis, "exceeds": free is not None and len(rows) > free,
+                "ranking.criteria", modality), "rows": rows, "slots": ranking.slots, "current": ranking.current,
+            "free": free, "quota_basis": ranking.quota_basis, "exceeds": ranking.exceeds,
             "crumbs": _crumbs(("Requerimentos", reverse("licensing-queue")), ("Classificação", None))})
 
 

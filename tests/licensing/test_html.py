@@ -251,3 +251,22 @@ def test_bidding_ranking_and_withdrawal_moves_the_next_up(arapora, api, web, app
     page = web(clerk).get(url).content.decode()
     assert high["protocol"] not in page and low["protocol"] in page
     assert api(applicant).post(f"/api/v1/applications/{high['id']}/withdraw/").status_code == 409
+
+
+@pytest.mark.django_db
+def test_clerk_is_told_where_a_request_stands_when_requests_exceed_the_free_places(load_pack, api, web, applicant,
+                                                                                    outsider, clerk):
+    from tests.licensing.helpers import create_and_submit
+
+    load_pack("alegre", population=800)  # one táxi place
+    open_call("taxi")
+    first = create_and_submit(api, applicant)
+    second = create_and_submit(api, outsider)
+    page = web(clerk).get(reverse("licensing-application", kwargs={"pk": second["id"]})).content.decode()
+    assert "2º de 2" in page and "fora das vagas" in page and "2 pedidos novos para 1 vaga(s)" in page
+    page = web(clerk).get(reverse("licensing-application", kwargs={"pk": first["id"]})).content.decode()
+    assert "1º de 2" in page and "dentro das vagas" in page
+    r = api(outsider).post(f"/api/v1/applications/{second['id']}/withdraw/", {"reason": "desisto"}, format="json")
+    assert r.status_code == 200
+    page = web(clerk).get(reverse("licensing-application", kwargs={"pk": first["id"]})).content.decode()
+    assert "Classificação:" not in page  # no longer more requests than places

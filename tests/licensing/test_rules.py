@@ -250,3 +250,20 @@ def test_renewal_window_only_where_the_law_sets_it():
     assert rules.renewal_window(False, None, "Táxi", window) == []
     assert rules.renewal_window(False, Param("renewal.in_request_window", False, "b", date(2000, 1, 1)), "Táxi",
                                 window) == []
+
+
+def test_ranking_places_renewals_keep_their_own_place():
+    """Itagibá art. 17 §6: renewals first, and they do not take one of the free places."""
+    from types import SimpleNamespace
+
+    from licensing.selectors import Ranking
+
+    def entry(pk, renewal):
+        return rules.RankingEntry(SimpleNamespace(pk=pk), renewal, 5, 2024, None, None, None, None, None)
+
+    ranking = Ranking("taxi", ["renewal_first"], [entry(1, True), entry(2, False), entry(3, False)], 5, 4, 1, "b")
+    assert ranking.new_requests == 2 and ranking.exceeds
+    assert [ranking.within(i) for i in (1, 2, 3)] == [True, True, False]
+    assert ranking.position_of(3) == 3 and ranking.position_of(9) is None
+    roomy = Ranking("taxi", [], ranking.entries, 6, 4, 2, "b")
+    assert not roomy.exceeds and all(roomy.within(i) for i in (1, 2, 3))
