@@ -13,7 +13,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from fleet.rules import vehicle_age_years
-from licensing.rules import add_years, full_years_between
+from licensing import rules as entry
+from licensing.rules import add_years
 from portal.exceptions import RuleViolation
 from portal.money import to_cents
 
@@ -78,38 +79,15 @@ def driver_requirement_violations(
     *, birth_date: date | None, cnh_category: str, cnh_first_issued: date | None, cnh_ear: bool, on: date,
     min_age=None, categories=None, cnh_min_years=None, ear_required=None,
 ) -> list[RuleViolation]:
-    """Requirements an auxiliary driver shares with the holder (all but vehicle
-    ownership, where the law says so): minimum age, CNH category, years since the first CNH, EAR."""
-    out: list[RuleViolation] = []
-    if min_age is not None:
-        if birth_date is None:
-            out.append(RuleViolation("driver_birth_date_required", "Informe a data de nascimento do condutor.",
-                                     min_age.legal_basis, field="birth_date"))
-        elif full_years_between(birth_date, on) < int(min_age.value):
-            out.append(RuleViolation(
-                "driver_min_age", f"O condutor precisa ter pelo menos {min_age.value} anos completos.",
-                min_age.legal_basis, field="birth_date"))
-    if categories is not None:
-        held = {ch for ch in (cnh_category or "").upper() if ch.isalpha()}
-        allowed = {str(c).upper() for c in categories.value}
-        if not held & allowed:
-            out.append(RuleViolation(
-                "driver_cnh_category",
-                f"A CNH do condutor precisa ser de categoria {', '.join(sorted(allowed))}.",
-                categories.legal_basis, field="cnh_category"))
-    if cnh_min_years is not None:
-        if cnh_first_issued is None:
-            out.append(RuleViolation("driver_cnh_first_issued_required", "Informe a data da primeira habilitação.",
-                                     cnh_min_years.legal_basis, field="cnh_first_issued"))
-        elif full_years_between(cnh_first_issued, on) < int(cnh_min_years.value):
-            out.append(RuleViolation(
-                "driver_cnh_years",
-                f"O condutor precisa ter CNH há pelo menos {cnh_min_years.value} anos.",
-                cnh_min_years.legal_basis, field="cnh_first_issued"))
-    if ear_required is not None and ear_required.value and not cnh_ear:
-        out.append(RuleViolation("driver_ear", "A CNH do condutor precisa ter a observação EAR (exerce atividade remunerada).",
-                                 ear_required.legal_basis, field="cnh_ear"))
-    return out
+    """Requirements an auxiliary driver shares with the holder (all but vehicle ownership,
+    where the law says so): the same entry rules as the holder's (licensing.rules), judged on
+    the date of the request — minimum age, CNH category, years since the first CNH, EAR."""
+    return [
+        *entry.driver_age(birth_date, on, min_age, field="birth_date"),
+        *entry.cnh_category(cnh_category, categories, field="cnh_category"),
+        *entry.cnh_years(cnh_first_issued, on, cnh_min_years, field="cnh_first_issued"),
+        *entry.cnh_ear(bool(cnh_ear), ear_required, field="cnh_ear"),
+    ]
 
 
 # --- vehicle -------------------------------------------------------------------------

@@ -75,7 +75,12 @@ def test_auxiliary_driver_requirements_age_category_years_ear():
     assert ok == []
     bad = driver_requirement_violations(birth_date=date(2005, 6, 16), cnh_category="A",
                                         cnh_first_issued=date(2024, 6, 16), cnh_ear=False, **kwargs)
-    assert {v.code for v in bad} == {"driver_min_age", "driver_cnh_category", "driver_cnh_years", "driver_ear"}
+    assert {v.code for v in bad} == {"driver.min_age", "driver.cnh_categories", "driver.cnh_min_years",
+                                     "driver.ear_required"}
+    assert {v.field for v in bad} == {"birth_date", "cnh_category", "cnh_first_issued", "cnh_ear"}
+    acc = driver_requirement_violations(birth_date=None, cnh_category="ACC", cnh_first_issued=None, cnh_ear=True,
+                                        on=D, categories=P(["A"]))
+    assert [v.code for v in acc] == ["driver.cnh_categories"]  # a moped permit is not category A
     assert driver_requirement_violations(birth_date=None, cnh_category="AB", cnh_first_issued=None, cnh_ear=True,
                                          on=D, categories=P(["B"])) == []
 
