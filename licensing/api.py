@@ -24,7 +24,7 @@ from licensing.models import (
 )
 from licensing.selectors import applications_visible_to, can_see_alvara, can_see_grant
 from licensing.serializers import application_detail, application_tff_payload, inspection_payload
-from portal.api import role_permission
+from portal.api import flatten_errors, request_object, role_permission
 from portal.roles import Role
 from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
 
@@ -33,22 +33,6 @@ IsAgentOrClerk = role_permission(Role.CLERK, Role.ADMIN, Role.AGENT)
 IsAgent = role_permission(Role.AGENT)
 IsApplicant = role_permission(Role.APPLICANT)
 CanSeeApplications = role_permission(Role.APPLICANT, Role.CLERK, Role.ADMIN, Role.AGENT)
-
-
-def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
-    """{"vehicle": {"plate": [..]}} → {"vehicle.plate": [..]}; list items numbered from 1."""
-    out: dict[str, list[str]] = {}
-    if isinstance(detail, dict):
-        for key, value in detail.items():
-            name = key if key != "non_field_errors" or not prefix else ""
-            out.update(flatten_errors(value, f"{prefix}.{name}".strip(".") if prefix else key))
-    elif isinstance(detail, list) and detail and all(isinstance(d, (dict, list)) for d in detail):
-        for i, value in enumerate(detail, start=1):
-            if value:
-                out.update(flatten_errors(value, f"{prefix}.{i}"))
-    else:
-        out[prefix or "non_field_errors"] = [str(d) for d in (detail if isinstance(detail, list) else [detail])]
-    return out
 
 
 def validated(serializer_class, data):
@@ -277,7 +261,7 @@ class WithdrawView(APIView):
     def post(self, request, pk: int):
         application = get_object_or_404(Application, pk=pk, applicant=request.user)
         application = services.application_withdraw(actor=request.user, application=application,
-                                                     reason=str(request.data.get("reason", ""))[:500])
+                                                     reason=str(request_object(request).get("reason", ""))[:500])
         return Response({"id": application.pk, "status": application.status})
 
 

@@ -24,9 +24,10 @@ from licensing.models_lifecycle import (
     StandAssignment,
     TaxiStand,
 )
-from portal.api import IsClerk, role_permission
+from portal.api import IsClerk, request_object, role_permission
 from portal.audit import history_for
 from portal.roles import Role, has_role
+from portal.validators import MAX_ID
 
 CanFile = role_permission(Role.APPLICANT, Role.CLERK, Role.ADMIN)
 CanInspect = role_permission(Role.CLERK, Role.ADMIN, Role.AGENT)
@@ -117,6 +118,7 @@ class AuthorizationRequestsView(APIView):
 
     @extend_schema(request=FileRequestSerializer)
     def post(self, request, pk: int):
+        request_object(request)
         kind = str(request.data.get("kind") or "")
         auth = sel.authorization_for_filing(request.user, pk, kind)
         serializer = FileRequestSerializer(data={"kind": request.data.get("kind"),
@@ -246,7 +248,7 @@ class StandCapacityView(APIView):
 
 
 class AssignSerializer(serializers.Serializer):
-    authorization = serializers.IntegerField(label="autorização")
+    authorization = serializers.IntegerField(label="autorização", min_value=1, max_value=MAX_ID)
 
 
 def assignment_json(a: StandAssignment) -> dict:
@@ -272,8 +274,8 @@ class StandAssignView(APIView):
 
 
 class SwapSerializer(serializers.Serializer):
-    assignment_a = serializers.IntegerField(label="designação A")
-    assignment_b = serializers.IntegerField(label="designação B")
+    assignment_a = serializers.IntegerField(label="designação A", min_value=1, max_value=MAX_ID)
+    assignment_b = serializers.IntegerField(label="designação B", min_value=1, max_value=MAX_ID)
     consent_a = serializers.BooleanField(default=False, label="anuência do titular A")
     consent_b = serializers.BooleanField(default=False, label="anuência do titular B")
 

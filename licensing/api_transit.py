@@ -38,6 +38,7 @@ from licensing.rules_transit import Segment
 from portal import regulation
 from portal.api import role_permission
 from portal.roles import Role
+from portal.validators import MAX_ID
 
 TransitStaff = role_permission(Role.CLERK, Role.JUDGE, Role.ADMIN)
 TransitClerk = role_permission(Role.CLERK, Role.ADMIN)
@@ -212,7 +213,7 @@ class ConcessionIn(serializers.Serializer):
     bidding_reference = serializers.CharField(label="licitação", max_length=100)
     bidding_closed_on = serializers.DateField(label="encerramento da licitação")
     justification_act = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    classified = serializers.ListField(label="classificação", child=serializers.IntegerField(), min_length=1)
+    classified = serializers.ListField(label="classificação", child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=1)
 
 
 class ContractIn(serializers.Serializer):

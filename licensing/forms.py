@@ -239,7 +239,7 @@ class CallForm(FriendlyRequiredMixin, forms.Form):
     modality = forms.ChoiceField(label="Modalidade")
     start = date_field("Início")
     end = date_field("Fim")
-    slots = forms.IntegerField(label="Vagas", min_value=1, required=False,
+    slots = forms.IntegerField(label="Vagas", min_value=1, max_value=100_000, required=False,
                                help_text="Deixe em branco para usar as vagas livres da cota.")
     min_bid = forms.DecimalField(label="Oferta mínima (R$)", min_value=0, max_digits=12, decimal_places=2,
                                  required=False, help_text="Somente quando a seleção é por licitação.")

@@ -12,6 +12,7 @@ from licensing.rules_lifecycle import (
     SUBSTITUTION_GROUNDS,
     TRANSFER_GROUNDS,
 )
+from portal.validators import MAX_ID
 
 DATE_HINT = "DD/MM/AAAA"
 
@@ -193,8 +194,8 @@ class AssignForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    assignment_a = forms.IntegerField(label="Designação A (nº)")
-    assignment_b = forms.IntegerField(label="Designação B (nº)")
+    assignment_a = forms.IntegerField(label="Designação A (nº)", min_value=1, max_value=MAX_ID)
+    assignment_b = forms.IntegerField(label="Designação B (nº)", min_value=1, max_value=MAX_ID)
     consent_a = forms.BooleanField(label="Anuência do titular A apresentada", required=False)
     consent_b = forms.BooleanField(label="Anuência do titular B apresentada", required=False)
 

@@ -19,6 +19,37 @@ from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.roles import Role, has_role
 
 
+def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
+    """Nested serializer errors in the contract's flat shape: {"vehicle": {"plate": [..]}} →
+    {"vehicle.plate": [..]}; items of a list numbered from 1 ({"grounds": {0: [..]}} →
+    {"grounds.1": [..]})."""
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            if isinstance(key, int):
+                key = str(key + 1)
+            name = key if key != "non_field_errors" or not prefix else ""
+            out.update(flatten_errors(value, f"{prefix}.{name}".strip(".") if prefix else key))
+    elif isinstance(detail, list) and detail and all(isinstance(d, (dict, list)) for d in detail):
+        for i, value in enumerate(detail, start=1):
+            if value:
+                out.update(flatten_errors(value, f"{prefix}.{i}"))
+    else:
+        out[prefix or "non_field_errors"] = [str(d) for d in (detail if isinstance(detail, list) else [detail])]
+    return out
+
+
+def request_object(request):
+    """The request body as a mapping; a JSON array, string or number is a 400 naming the problem."""
+    from collections.abc import Mapping
+
+    if not isinstance(request.data, Mapping):
+        raise serializers.ValidationError(
+            {"non_field_errors": ["O corpo da requisição deve ser um objeto JSON ({...})."]}
+        )
+    return request.data
+
+
 def rule_response(violation: RuleViolation) -> Response:
     return Response(
         {"errors": {violation.field: [str(violation)]}, "rule": violation.as_dict()},
@@ -59,9 +90,7 @@ def exception_handler(exc, context):
         return None
     data = response.data
     if isinstance(exc, serializers.ValidationError):
-        if isinstance(data, list):
-            data = {"non_field_errors": data}
-        response.data = {"errors": data}
+        response.data = {"errors": flatten_errors(data)}
     elif isinstance(data, dict) and "detail" in data:
         response.data = {"errors": {"detail": [str(data["detail"])]}, "detail": str(data["detail"])}
     return response

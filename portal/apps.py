@@ -6,7 +6,9 @@ class PortalConfig(AppConfig):
     verbose_name = "Portal"
 
     def ready(self) -> None:
-        from portal import menu
+        from portal import dates, menu
+
+        dates.install()
 
         menu.register(
             menu.MenuItem("Início", "home", (), order=0),

@@ -43,3 +43,45 @@ class MunicipalityTimezoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+NUL_MESSAGE = "Caracteres nulos (\\u0000) não são permitidos."
+
+
+class NullCharacterMiddleware:
+    """A NUL byte in the path, the query string or a form field is a 400, never a 500.
+
+    PostgreSQL refuses NUL in any text ("A string literal cannot contain NUL"), so a
+    ``?status=%00`` reaching a filter, or a form value read straight from request.POST,
+    would end in a server error. Forms and serializers refuse NUL with the field's name;
+    this catches what reaches the database without one.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        field = self._offending(request)
+        if field is not None:
+            from django.http import JsonResponse
+            from django.shortcuts import render
+
+            if request.path.startswith("/api/"):
+                return JsonResponse({"errors": {field: [NUL_MESSAGE]}}, status=400)
+            return render(request, "errors/400.html", {"message": f"{field}: {NUL_MESSAGE}"}, status=400)
+        return self.get_response(request)
+
+    @staticmethod
+    def _offending(request) -> str | None:
+        if "\x00" in request.path:
+            return "path"
+        for key, values in request.GET.lists():
+            if "\x00" in key or any("\x00" in v for v in values):
+                return key.replace("\x00", "") or "query"
+        if request.method in ("POST", "PUT", "PATCH") and request.content_type in (
+            "application/x-www-form-urlencoded", "multipart/form-data"
+        ):
+            for key, values in request.POST.lists():
+                if "\x00" in key or any("\x00" in v for v in values):
+                    return key.replace("\x00", "") or "form"
+        return None

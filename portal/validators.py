@@ -77,3 +77,9 @@ def format_cpf(value: str) -> str:
     if len(digits) != 11:
         return value or ""
     return f"{digits[:3]}.{digits[3:6]}.{digits[6:9]}-{digits[9:]}"
+
+
+# Row ids are PostgreSQL bigint: a larger number in a lookup is a database error, not "not found".
+MAX_ID = 2**63 - 1
+# Counts and quantities stored in an IntegerField (PostgreSQL integer).
+MAX_INT = 2**31 - 1
