@@ -299,20 +299,6 @@ def _apply_driver(application: Application, driver: dict) -> None:
             setattr(application, name, driver[name])
 
 
-def _refuse_duplicate(applicant, modality: str, plate: str) -> None:
-    """The same request sent twice (a double click, a client's retry) must not leave two
-    applications for the same vehicle: the second is a 409 naming the first."""
-    get_user_model().objects.select_for_update().filter(pk=applicant.pk).first()  # serialises the applicant's creates
-    open_one = (Application.objects.filter(applicant=applicant, modality=modality, vehicle__plate=plate,
-                                           status__in=OPEN_APPLICATION_STATUSES).order_by("-id").first())
-    if open_one is not None:
-        raise InvalidTransition(
-            f"Já existe um requerimento em andamento para o veículo {plate} (nº {open_one.pk}, "
-            f"{open_one.get_status_display()}): continue por ele ou desista dele antes de abrir outro.",
-            field="vehicle.plate",
-        )
-
-
 @transaction.atomic
 def application_create(*, actor, applicant, kind: str, modality: str, vehicle: dict | None = None,
                        driver: dict | None = None, auxiliaries: list[dict] | None = None,
@@ -328,8 +314,6 @@ def application_create(*, actor, applicant, kind: str, modality: str, vehicle: d
                                   auxiliaries=auxiliaries, bid_amount=bid_amount, steps=steps)
     if violations:
         raise RuleViolations(violations)
-    if vehicle and vehicle.get("plate"):
-        _refuse_duplicate(applicant, modality, normalize_plate(vehicle["plate"]))
     application = Application(applicant=applicant, kind=kind, modality=modality, bid_amount=bid_amount,
                               call=open_call_for(modality) if kind == ApplicationKind.NEW else None)
     if kind == ApplicationKind.RENEWAL:
