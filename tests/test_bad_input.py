@@ -389,6 +389,7 @@ def test_double_submit_application_flow(world_and_personas, api):
         create_and_submit,
         open_call,
         payload,
+        pdf_file,
         review_all_and_inspect,
     )
 
@@ -398,11 +399,18 @@ def test_double_submit_application_flow(world_and_personas, api):
     body = payload("taxi")
     first = api(applicant).post("/api/v1/applications/", body, format="json")
     second = api(applicant).post("/api/v1/applications/", body, format="json")
-    assert first.status_code == 201
-    _shape(second, "criar duas vezes")
-    assert second.status_code == 409, second.content
-    assert Application.objects.filter(applicant=applicant).count() == 1, "pedido duplicado"
-    Application.objects.filter(applicant=applicant).delete()
+    # Two drafts are allowed (a draft is not a request yet, and an outside client may well send
+    # the same data again); only one can be protocolled: the other is refused by the one-grant rule.
+    assert first.status_code == 201 and second.status_code == 201
+    for item in first.json()["required_documents"]:
+        api(applicant).post(f"/api/v1/applications/{first.json()['id']}/documents/",
+                            {"type": item["code"], "file": pdf_file()}, format="multipart")
+    assert api(applicant).post(f"/api/v1/applications/{first.json()['id']}/submit/").status_code == 200
+    refused = api(applicant).post(f"/api/v1/applications/{second.json()['id']}/submit/")
+    _shape(refused, "protocolar o segundo rascunho")
+    assert refused.status_code == 400 and "grant.max_per_holder" in {r["code"] for r in refused.json()["rules"]}
+
+    applicant = _fresh_applicant()
 
     app = create_and_submit(api, applicant)
     again = api(applicant).post(f"/api/v1/applications/{app['id']}/submit/")
