@@ -168,9 +168,11 @@ class ApplicationNewView(WizardMixin, View):
                 app.wizard_step = "vehicle"
                 app.save(update_fields=["wizard_step"])
                 return redirect(_step_url(app, "vehicle"))
+        draft = Application.objects.filter(applicant=request.user, status=ApplicationStatus.DRAFT).first()
         return render(request, "licensing/wizard/modality.html", {
             "form": form, "steps": STEPS, "step": "modality", "step_index": 1, "step_total": len(STEPS),
-            "crumbs": _crumbs(("Novo requerimento", None))}, status=400)
+            "draft": draft, "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
+                                              ("Novo requerimento", None))}, status=400)
 
 
 class ApplicationStepView(WizardMixin, View):

@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 
-from portal.validators import format_cpf
+from portal.services import CPF_CHARACTERS
+from portal.validators import format_cpf, validate_cpf
 
 
 class LoginForm(AuthenticationForm):
@@ -28,12 +30,13 @@ class SignupForm(forms.Form):
         label="CPF",
         max_length=14,
         help_text="Somente números ou no formato 000.000.000-00.",
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "data-mask": "cpf"}),
     )
     birth_date = forms.DateField(
         label="Data de nascimento",
         help_text="No formato DD/MM/AAAA.",
         input_formats=["%d/%m/%Y", "%Y-%m-%d"],
+        error_messages={"invalid": "Informe a data de nascimento no formato DD/MM/AAAA, por exemplo 15/03/1985."},
         widget=forms.DateInput(attrs={"inputmode": "numeric", "placeholder": "DD/MM/AAAA"}),
     )
     email = forms.EmailField(label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
@@ -48,6 +51,29 @@ class SignupForm(forms.Form):
     password2 = forms.CharField(
         label="Repita a senha", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
     )
+
+    REQUIRED = {
+        "name": "Informe o nome completo.",
+        "cpf": "Informe o CPF (11 números).",
+        "birth_date": "Informe a data de nascimento no formato DD/MM/AAAA.",
+        "email": "Informe um e-mail: é por ele que o portal avisa sobre o seu processo.",
+        "password": "Crie uma senha com pelo menos 8 caracteres, não só números.",
+        "password2": "Repita a senha para confirmar.",
+    }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, message in self.REQUIRED.items():
+            self.fields[name].error_messages["required"] = message
+        self.fields["email"].error_messages["invalid"] = "Informe um e-mail válido, por exemplo nome@exemplo.com."
+
+    def clean_cpf(self):
+        """Checked here too, so that a wrong CPF is reported with the other problems at once."""
+        value = self.cleaned_data["cpf"]
+        if CPF_CHARACTERS.fullmatch(value) is None:
+            raise ValidationError("CPF inválido: use só números, com ou sem pontos e hífen.")
+        validate_cpf(value)
+        return value
 
     def clean(self):
         data = super().clean()

@@ -270,3 +270,17 @@ def test_clerk_is_told_where_a_request_stands_when_requests_exceed_the_free_plac
     assert r.status_code == 200
     page = web(clerk).get(reverse("licensing-application", kwargs={"pk": first["id"]})).content.decode()
     assert "Classificação:" not in page  # no longer more requests than places
+
+
+@pytest.mark.django_db
+def test_wizard_first_step_says_what_to_choose_and_where_the_open_application_is(itagiba, web, applicant):
+    open_call("taxi")
+    me = web(applicant)
+    body = me.post(reverse("licensing-application-new"), {"kind": "new"}).content.decode()
+    assert "Escolha uma opção em “Modalidade”." in body
+    assert me.post(reverse("licensing-application-new"), {"modality": "taxi", "kind": "new"}).status_code == 302
+    Application.objects.filter(applicant=applicant).update(status=ApplicationStatus.SUBMITTED)
+    r = me.post(reverse("licensing-application-new"), {"modality": "taxi", "kind": "new"})
+    body = r.content.decode()
+    assert r.status_code == 400 and "no máximo 1 outorga;" in body, body[:3000]
+    assert "Veja a situação dos seus pedidos" in body
