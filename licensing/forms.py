@@ -55,14 +55,16 @@ class FriendlyRequiredMixin:
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             label = str(field.label or "este campo")
+            # "placa", "ano de fabricação", but "RENAVAM" and "CNH" keep their capitals
+            lowered = label if label[1:2].isupper() else label[0].lower() + label[1:]
             if isinstance(field.widget, (forms.RadioSelect, forms.Select, forms.CheckboxSelectMultiple)):
                 field.error_messages["required"] = f"Escolha uma opção em “{label}”."
             elif isinstance(field.widget, forms.CheckboxInput):
                 field.error_messages["required"] = f"Marque “{label}” para continuar."
             elif isinstance(field.widget, forms.FileInput):
-                field.error_messages["required"] = f"Anexe o arquivo: {label[0].lower() + label[1:]}."
+                field.error_messages["required"] = f"Anexe o arquivo: {lowered}."
             else:
-                field.error_messages["required"] = f"Informe: {label[0].lower() + label[1:]}."
+                field.error_messages["required"] = f"Informe: {lowered}."
 
 
 def modality_choices() -> list[tuple[str, str]]:

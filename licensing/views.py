@@ -203,8 +203,10 @@ class ApplicationStepView(WizardMixin, View):
         sent = current_documents(app)
         tff = application_tff(app)
         waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
+        error = _pop_upload_error(self.request, app)
         return {"items": [{"item": i, "doc": sent.get(i.code), "form": UploadForm(initial={"type": i.code}),
-                           "waived": i.code == waived} for i in required_documents(app)],
+                           "waived": i.code == waived, "error": error.get("text") if error.get("code") == i.code else ""}
+                          for i in required_documents(app)],
                 "has_declaration": declaration_item(app) is not None, "tff": tff, "is_owner": True}
 
     def get(self, request, pk, step):
@@ -290,6 +292,15 @@ class ApplicationWithdrawView(RoleRequiredMixin, View):
         return redirect("licensing-my-applications")
 
 
+def _pop_upload_error(request, app) -> dict:
+    """The item whose last upload was refused, and why (set by DocumentUploadView)."""
+    error = request.session.get("upload_error")
+    if error and error.get("application") == app.pk:
+        del request.session["upload_error"]
+        return error
+    return {}
+
+
 class DocumentUploadView(RoleRequiredMixin, View):
     roles = (Role.APPLICANT,)
 
@@ -301,15 +312,20 @@ class DocumentUploadView(RoleRequiredMixin, View):
         if not form.is_valid():
             messages.error(request, "Escolha um arquivo PDF, JPEG ou PNG para enviar.")
             return redirect(back)
+        code = form.cleaned_data["type"]
+        label = next((i.label for i in required_documents(app) if i.code == code), code)
         try:
-            doc = services.document_upload(actor=request.user, application=app, doc_type=form.cleaned_data["type"],
+            doc = services.document_upload(actor=request.user, application=app, doc_type=code,
                                            file=form.cleaned_data["file"])
         except SERVICE_ERRORS as exc:
             text = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
-            messages.error(request, f"O arquivo não foi aceito: {text} Os arquivos já enviados continuam guardados.")
-        else:
-            messages.success(request, f"Arquivo recebido para o item “{doc.type}”.")
-        return redirect(back)
+            messages.error(request, f"O arquivo enviado para “{label}” não foi aceito: {text} "
+                                    "Os arquivos já enviados continuam guardados.")
+            # shown again beside the item, which the page scrolls to
+            request.session["upload_error"] = {"application": app.pk, "code": code, "text": text}
+            return redirect(f"{back}#doc-{code}")
+        messages.success(request, f"Arquivo recebido para o item “{label}”.")
+        return redirect(f"{back}#doc-{doc.type}")
 
 
 class ApplicationTffView(RoleRequiredMixin, View):
@@ -350,6 +366,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
         tff = application_tff(app) if is_clerk or is_owner else None
         waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
         items = []
+        error = _pop_upload_error(request, app) if is_owner else {}
         open_reqs = [r for r in app.requirements.all() if r.is_open]
         for item in required_documents(app):
             doc = sent.get(item.code)
@@ -357,6 +374,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 doc is None or doc.status == DocumentStatus.REJECTED
                 or any(r.document_type in ("", item.code) for r in open_reqs))
             items.append({"item": item, "doc": doc, "can_upload": can_upload, "waived": item.code == waived,
+                          "error": error.get("text") if error.get("code") == item.code else "",
                           "upload_form": UploadForm(initial={"type": item.code}),
                           "review_form": ReviewForm(prefix=f"d{doc.pk}") if doc else None})
         inspection = app.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()

@@ -113,8 +113,11 @@ def test_html_upload_errors_keep_previous_file(alegre, web, applicant, settings)
     url = reverse("licensing-document-upload", kwargs={"pk": app.pk})
     code = "cnh_ear"
     me.post(url, {"type": code, "file": pdf_file()})
-    r = me.post(url, {"type": code, "file": SimpleUploadedFile("x.pdf", b"MZ\x90\x00binary")}, follow=True)
-    assert "não foi aceito" in r.content.decode()
+    r = me.post(url, {"type": code, "file": SimpleUploadedFile("x.pdf", b"MZ\x90\x00binary")})
+    assert r["Location"].endswith(f"#doc-{code}")  # back to the item that failed
+    body = me.get(r["Location"]).content.decode()
+    assert "não foi aceito" in body and f'id="doc-{code}"' in body
+    assert "O último arquivo enviado não foi aceito" in body  # beside the item, not only at the top
     assert app.documents.count() == 1
 
 
