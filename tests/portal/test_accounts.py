@@ -65,6 +65,9 @@ def test_html_signup_and_login_with_cpf(client, alegre):
     fresh = Client()
     response = fresh.post(reverse("login"), {"username": "390.533.447-05", "password": "taxi-seguro-2026"})
     assert response.status_code == 302 and response["Location"] == reverse("dashboard")
+    # a new applicant's panel says where to start
+    body = fresh.get(reverse("dashboard")).content.decode()
+    assert "Próximo passo: fazer o seu pedido" in body and reverse("licensing-application-new") in body
 
 
 @pytest.mark.django_db
