@@ -388,8 +388,9 @@ class ApplicationDetailView(RoleRequiredMixin, View):
             "just_submitted": request.GET.get("protocolado") == "1" and app.protocol,
             "alvaras": list(app.authorization.alvaras.all()) if app.authorization else [],
             "has_declaration": declaration_item(app) is not None,
-            "crumbs": _crumbs(("Requerimentos", reverse("licensing-queue") if is_clerk else reverse(
-                "licensing-my-applications") if is_owner else None), (str(app), None)),
+            "crumbs": _crumbs(("Meus requerimentos" if is_owner and not is_clerk else "Requerimentos",
+                               reverse("licensing-queue") if is_clerk else reverse(
+                                   "licensing-my-applications") if is_owner else None), (str(app), None)),
         }
         if is_clerk:
             ctx.update({
