@@ -420,7 +420,9 @@ def _ranking_note(app: Application) -> dict | None:
 def _summarise(blockers: list[str]) -> list[str]:
     docs = [b for b in blockers if b.startswith("Documento")]
     rest = [b for b in blockers if not b.startswith("Documento")]
-    return ([f"{len(docs)} documento(s) ainda não aceito(s)."] if docs else []) + rest
+    pending = (f"{len(docs)} documento ainda não aceito." if len(docs) == 1
+               else f"{len(docs)} documentos ainda não aceitos.")
+    return ([pending] if docs else []) + rest
 
 
 class ReceiptPdfView(RoleRequiredMixin, View):

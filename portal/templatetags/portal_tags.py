@@ -73,6 +73,14 @@ def money(value) -> str:
 
 
 @register.filter
+def cpf(value) -> str:
+    """000.000.000-00 (for staff pages; public pages never show a CPF)."""
+    from portal.validators import format_cpf
+
+    return format_cpf(value) if value else ""
+
+
+@register.filter
 def days_left(value) -> str:
     """'faltam N dias' for a deadline date."""
     if not value:
