@@ -8,6 +8,7 @@ from django import forms
 from django.utils import timezone
 
 from portal import regulation
+from portal.validators import validate_plate
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -122,6 +123,12 @@ class PlateLookupForm(forms.Form):
                                                           "autocomplete": "off", "autofocus": True}))
     driver_cpf = forms.CharField(label="CPF do condutor (opcional)", max_length=14, required=False,
                                  widget=forms.TextInput(attrs={"inputmode": "numeric", "data-mask": "cpf"}))
+
+    def clean_plate(self):
+        """A mistyped plate is reported as such, not as an unauthorised vehicle."""
+        value = self.cleaned_data["plate"]
+        validate_plate(value)
+        return value
 
 
 class RegularisationForm(forms.Form):

@@ -58,6 +58,8 @@ class DashboardView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["unread"] = Notification.objects.filter(recipient=self.request.user, read_at__isnull=True).count()
+        # agents on the street: plate search is the first thing on the page
+        ctx["plate_search"] = has_role(self.request.user, Role.AGENT)
         if has_role(self.request.user, Role.APPLICANT):
             from django.apps import apps
 

@@ -105,6 +105,9 @@ def test_plate_lookup_shows_verdict(web, itagiba, grant, agent):
     assert "AUTORIZADO" in body and grant.number in body
     body = web(agent).get(reverse("enforcement:lookup"), {"plate": "QQQ1Q11"}).content.decode()
     assert "IRREGULAR" in body and "sem autorização" in body
+    # a mistyped plate is a typing error, not an unauthorised vehicle
+    body = web(agent).get(reverse("enforcement:lookup"), {"plate": "12"}).content.decode()
+    assert "IRREGULAR" not in body and "Placa inválida" in body
 
 
 def test_late_defense_through_html_says_the_article(web, alegre, grant, agent, clerk, applicant):
