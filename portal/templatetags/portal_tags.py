@@ -113,9 +113,11 @@ def render_widget(bound_field):
     if css:
         attrs["class"] = (widget.attrs.get("class", "") + " " + css).strip()
     described = []
-    if bound_field.help_text:
+    if isinstance(widget, (forms.RadioSelect, forms.CheckboxSelectMultiple)):
+        pass  # the fieldset around the options carries the hint and the error (includes/field.html)
+    elif bound_field.help_text:
         described.append(f"{bound_field.id_for_label}-hint")
-    if bound_field.errors:
+    if bound_field.errors and bound_field.id_for_label:
         described.append(f"{bound_field.id_for_label}-error")
     if described:
         attrs["aria-describedby"] = " ".join(described)

@@ -281,6 +281,9 @@ def test_wizard_first_step_says_what_to_choose_and_where_the_open_application_is
     me = web(applicant)
     body = me.post(reverse("licensing-application-new"), {"kind": "new"}).content.decode()
     assert "Escolha uma opção em “Modalidade”." in body
+    # the options are a fieldset named by its legend; the error summary links to the first option
+    assert '<fieldset class="choice-group"' in body and 'href="#id_modality_0"' in body
+    assert 'aria-describedby="-error"' not in body
     assert me.post(reverse("licensing-application-new"), {"modality": "taxi", "kind": "new"}).status_code == 302
     Application.objects.filter(applicant=applicant).update(status=ApplicationStatus.SUBMITTED)
     r = me.post(reverse("licensing-application-new"), {"modality": "taxi", "kind": "new"})
