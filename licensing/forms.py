@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from licensing.models import ApplicantProfile, ApplicationKind, Modality, Schooling
 from portal import regulation
 from portal.exceptions import RuleViolation, RuleViolations
+from portal.forms import FriendlyRequiredMixin
 from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
 
 DATE_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]
@@ -46,25 +47,6 @@ def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | Non
             form.add_error(None, m)
     else:
         form.add_error(None, str(exc))
-
-
-class FriendlyRequiredMixin:
-    """'Informe …' instead of a bare 'Este campo é obrigatório.'"""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            label = str(field.label or "este campo")
-            # "placa", "ano de fabricação", but "RENAVAM" and "CNH" keep their capitals
-            lowered = label if label[1:2].isupper() else label[0].lower() + label[1:]
-            if isinstance(field.widget, (forms.RadioSelect, forms.Select, forms.CheckboxSelectMultiple)):
-                field.error_messages["required"] = f"Escolha uma opção em “{label}”."
-            elif isinstance(field.widget, forms.CheckboxInput):
-                field.error_messages["required"] = f"Marque “{label}” para continuar."
-            elif isinstance(field.widget, forms.FileInput):
-                field.error_messages["required"] = f"Anexe o arquivo: {lowered}."
-            else:
-                field.error_messages["required"] = f"Informe: {lowered}."
 
 
 def modality_choices() -> list[tuple[str, str]]:

@@ -82,3 +82,22 @@ class SignupForm(forms.Form):
         if data.get("cpf"):
             data["cpf_display"] = format_cpf(data["cpf"])
         return data
+
+
+class FriendlyRequiredMixin:
+    """'Informe …' instead of a bare 'Este campo é obrigatório.'"""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            label = str(field.label or "este campo")
+            # "placa", "ano de fabricação", but "RENAVAM" and "CNH" keep their capitals
+            lowered = label if label[1:2].isupper() else label[0].lower() + label[1:]
+            if isinstance(field.widget, (forms.RadioSelect, forms.Select, forms.CheckboxSelectMultiple)):
+                field.error_messages["required"] = f"Escolha uma opção em “{label}”."
+            elif isinstance(field.widget, forms.CheckboxInput):
+                field.error_messages["required"] = f"Marque “{label}” para continuar."
+            elif isinstance(field.widget, forms.FileInput):
+                field.error_messages["required"] = f"Anexe o arquivo: {lowered}."
+            else:
+                field.error_messages["required"] = f"Informe: {lowered}."

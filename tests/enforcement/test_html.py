@@ -100,6 +100,12 @@ def test_auto_form_defaults_to_now_and_has_a_hidden_key(web, alegre, agent):
     assert timezone.now().astimezone(alegre.tz).strftime("%Y-%m-%dT") in body
 
 
+def test_new_auto_with_missing_fields_says_what_to_fill(web, itagiba, agent):
+    body = web(agent).post(reverse("enforcement:new"), {"plate": "ABC1D23"}).content.decode()
+    assert "Informe: local." in body and "Escolha uma opção em “Infração (código do catálogo)”." in body
+    assert "Este campo é obrigatório" not in body
+
+
 def test_plate_lookup_shows_verdict(web, itagiba, grant, agent):
     body = web(agent).get(reverse("enforcement:lookup"), {"plate": grant.vehicle.plate}).content.decode()
     assert "AUTORIZADO" in body and grant.number in body

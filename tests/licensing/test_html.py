@@ -266,7 +266,7 @@ def test_clerk_is_told_where_a_request_stands_when_requests_exceed_the_free_plac
     first = create_and_submit(api, applicant)
     second = create_and_submit(api, outsider)
     page = web(clerk).get(reverse("licensing-application", kwargs={"pk": second["id"]})).content.decode()
-    assert "2º de 2" in page and "fora das vagas" in page and "2 pedidos novos para 1 vaga(s)" in page
+    assert "2º de 2" in page and "fora das vagas" in page and "2 pedidos novos para 1 vaga livre" in page
     page = web(clerk).get(reverse("licensing-application", kwargs={"pk": first["id"]})).content.decode()
     assert "1º de 2" in page and "dentro das vagas" in page
     r = api(outsider).post(f"/api/v1/applications/{second['id']}/withdraw/", {"reason": "desisto"}, format="json")
