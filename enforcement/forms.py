@@ -8,6 +8,8 @@ from django import forms
 from django.utils import timezone
 
 from portal import regulation
+from portal.forms import FriendlyRequiredMixin
+from portal.validators import validate_plate
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -33,7 +35,7 @@ def _catalogue_choices(modality: str | None = None) -> list[tuple[str, str]]:
     return [(i["code"], f"{i['code']} — {i['description'][:90]}") for i in pack.infractions(modality)]
 
 
-class InfractionForm(forms.Form):
+class InfractionForm(FriendlyRequiredMixin, forms.Form):
     plate = forms.CharField(label="Placa", max_length=10, help_text="Formato ABC1D23 ou ABC-1234.",
                             widget=forms.TextInput(attrs={"data-mask": "plate", "autocapitalize": "characters",
                                                           "autocomplete": "off"}))
@@ -81,20 +83,20 @@ class InfractionForm(forms.Form):
         return timezone.make_aware(naive, pack.tz)
 
 
-class NoticeForm(forms.Form):
+class NoticeForm(FriendlyRequiredMixin, forms.Form):
     acknowledged_on = forms.DateField(label="Data da ciência (ou da recusa)",
                                       widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
                                       help_text="O prazo da defesa conta a partir do dia seguinte.")
     refused = forms.BooleanField(label="O autuado recusou-se a receber a notificação", required=False)
 
 
-class PieceForm(forms.Form):
+class PieceForm(FriendlyRequiredMixin, forms.Form):
     text = forms.CharField(label="Razões", widget=forms.Textarea(attrs={"rows": 8}),
                            help_text="Exponha os fatos e os fundamentos do seu pedido.")
     attachments = MultipleFileField(label="Anexos", help_text="PDF, JPEG ou PNG (opcional).")
 
 
-class JudgeForm(forms.Form):
+class JudgeForm(FriendlyRequiredMixin, forms.Form):
     upheld = forms.TypedChoiceField(label="Decisão", coerce=lambda v: v == "1",
                                     choices=[("1", "Procedente (aplicar a penalidade)"),
                                              ("0", "Improcedente (arquivar o auto)")],
@@ -102,29 +104,35 @@ class JudgeForm(forms.Form):
     grounds = forms.CharField(label="Fundamentação", widget=forms.Textarea(attrs={"rows": 6}))
 
 
-class AppealJudgeForm(forms.Form):
+class AppealJudgeForm(FriendlyRequiredMixin, forms.Form):
     granted = forms.TypedChoiceField(label="Decisão do recurso", coerce=lambda v: v == "1",
                                      choices=[("1", "Provido"), ("0", "Não provido")], widget=forms.RadioSelect)
     grounds = forms.CharField(label="Fundamentação", widget=forms.Textarea(attrs={"rows": 6}))
 
 
-class CancelForm(forms.Form):
+class CancelForm(FriendlyRequiredMixin, forms.Form):
     reason = forms.CharField(label="Motivo do cancelamento", widget=forms.Textarea(attrs={"rows": 4}))
 
 
-class PaidForm(forms.Form):
+class PaidForm(FriendlyRequiredMixin, forms.Form):
     paid_on = forms.DateField(label="Data do pagamento", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
 
 
-class PlateLookupForm(forms.Form):
+class PlateLookupForm(FriendlyRequiredMixin, forms.Form):
     plate = forms.CharField(label="Placa", max_length=10, help_text="Formato ABC1D23 ou ABC-1234.",
                             widget=forms.TextInput(attrs={"data-mask": "plate", "autocapitalize": "characters",
                                                           "autocomplete": "off", "autofocus": True}))
     driver_cpf = forms.CharField(label="CPF do condutor (opcional)", max_length=14, required=False,
                                  widget=forms.TextInput(attrs={"inputmode": "numeric", "data-mask": "cpf"}))
 
+    def clean_plate(self):
+        """A mistyped plate is reported as such, not as an unauthorised vehicle."""
+        value = self.cleaned_data["plate"]
+        validate_plate(value)
+        return value
 
-class RegularisationForm(forms.Form):
+
+class RegularisationForm(FriendlyRequiredMixin, forms.Form):
     inspected_on = forms.DateField(label="Data da nova vistoria", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
                                    help_text="Vistoria que comprovou a regularização do motivo da suspensão.")
     note = forms.CharField(label="Observação", required=False, widget=forms.Textarea(attrs={"rows": 3}))

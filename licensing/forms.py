@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from licensing.models import ApplicantProfile, ApplicationKind, Modality, Schooling
 from portal import regulation
 from portal.exceptions import RuleViolation, RuleViolations
+from portal.forms import FriendlyRequiredMixin
 from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
 
 DATE_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]
@@ -46,16 +47,6 @@ def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | Non
             form.add_error(None, m)
     else:
         form.add_error(None, str(exc))
-
-
-class FriendlyRequiredMixin:
-    """'Informe …' instead of a bare 'Este campo é obrigatório.'"""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            label = str(field.label or "este campo")
-            field.error_messages["required"] = f"Informe: {label[0].lower() + label[1:]}."
 
 
 def modality_choices() -> list[tuple[str, str]]:

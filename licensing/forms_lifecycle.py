@@ -12,6 +12,7 @@ from licensing.rules_lifecycle import (
     SUBSTITUTION_GROUNDS,
     TRANSFER_GROUNDS,
 )
+from portal.forms import FriendlyRequiredMixin
 from portal.validators import MAX_ID
 
 DATE_HINT = "DD/MM/AAAA"
@@ -34,7 +35,7 @@ def _cpf(label: str) -> forms.CharField:
                            widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
 
 
-class AuxiliaryAddForm(forms.Form):
+class AuxiliaryAddForm(FriendlyRequiredMixin, forms.Form):
     cpf = _cpf("CPF do condutor auxiliar")
     name = forms.CharField(label="Nome completo", max_length=200)
     birth_date = _date("Data de nascimento", required=False)
@@ -44,7 +45,7 @@ class AuxiliaryAddForm(forms.Form):
     cnh_ear = forms.BooleanField(label="A CNH tem a observação EAR (exerce atividade remunerada)", required=False)
 
 
-class AuxiliaryRemoveForm(forms.Form):
+class AuxiliaryRemoveForm(FriendlyRequiredMixin, forms.Form):
     auxiliary = forms.ChoiceField(label="Condutor auxiliar")
     left_on = _date("Data do desligamento", help_text="O dia em que o condutor deixou de trabalhar no veículo.")
     reason = forms.CharField(label="Motivo", required=False, max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
@@ -54,7 +55,7 @@ class AuxiliaryRemoveForm(forms.Form):
         self.fields["auxiliary"].choices = [("", "Escolha…")] + [(str(a.pk), a.person.display_name) for a in auxiliaries]
 
 
-class SubstitutionForm(forms.Form):
+class SubstitutionForm(FriendlyRequiredMixin, forms.Form):
     ground = forms.ChoiceField(label="Motivo da substituição",
                                choices=[("", "Escolha…")] + [(k, v[0]) for k, v in SUBSTITUTION_GROUNDS.items()])
     vehicle_plate = forms.CharField(label="Placa do veículo substituto", max_length=8, help_text="Formato ABC1D23 ou ABC-1234.")
@@ -72,13 +73,13 @@ class SubstitutionForm(forms.Form):
     certificate_number = forms.CharField(label="Número da certidão", required=False, max_length=60)
 
 
-class LeaveForm(forms.Form):
+class LeaveForm(FriendlyRequiredMixin, forms.Form):
     reason = forms.ChoiceField(label="Motivo do afastamento", choices=[("", "Escolha…")] + list(LeaveReason.choices))
     starts_on = _date("Início do afastamento")
     days = forms.IntegerField(label="Dias de afastamento", min_value=1, max_value=3650)
 
 
-class TransferForm(forms.Form):
+class TransferForm(FriendlyRequiredMixin, forms.Form):
     ground = forms.ChoiceField(label="Fundamento", choices=[("", "Escolha…")] + list(TRANSFER_GROUNDS.items()))
     new_holder_cpf = _cpf("CPF do novo titular")
     relationship = forms.ChoiceField(label="Parentesco (falecimento, aposentadoria ou invalidez)", required=False,
@@ -90,13 +91,13 @@ class TransferForm(forms.Form):
                                     help_text="Deixe em branco para manter o veículo atual.")
 
 
-class RenunciationForm(forms.Form):
+class RenunciationForm(FriendlyRequiredMixin, forms.Form):
     reason = forms.CharField(label="Motivo (opcional)", required=False, max_length=1000,
                              widget=forms.Textarea(attrs={"rows": 3}))
     confirm = forms.BooleanField(label="Confirmo que desejo renunciar à autorização", required=True)
 
 
-class PrepostoForm(forms.Form):
+class PrepostoForm(FriendlyRequiredMixin, forms.Form):
     preposto_cpf = _cpf("CPF do preposto")
     permanent = forms.BooleanField(label="A invalidez do titular é permanente", required=False)
     invalidity_on = _date("Data da invalidez")
@@ -111,7 +112,7 @@ def _documents_field(documents: list[dict]) -> forms.MultipleChoiceField:
     )
 
 
-class AuxiliaryReregistrationForm(forms.Form):
+class AuxiliaryReregistrationForm(FriendlyRequiredMixin, forms.Form):
     """Yearly re-registration of an auxiliary driver, with the pack's documents for auxiliaries."""
 
     auxiliary = forms.ChoiceField(label="Condutor auxiliar")
@@ -122,7 +123,7 @@ class AuxiliaryReregistrationForm(forms.Form):
         self.fields["documents"] = _documents_field(list(documents))
 
 
-class ComplianceProofForm(forms.Form):
+class ComplianceProofForm(FriendlyRequiredMixin, forms.Form):
     """Yearly proof of the requirements during the permission, with the holder's documents."""
 
     def __init__(self, *args, documents=(), **kwargs):
@@ -150,7 +151,7 @@ def form_to_data(form: forms.Form) -> dict:
     return out
 
 
-class DecideForm(forms.Form):
+class DecideForm(FriendlyRequiredMixin, forms.Form):
     approved = forms.TypedChoiceField(label="Decisão", choices=[("1", "Deferir"), ("0", "Indeferir")],
                                       coerce=lambda v: v == "1", widget=forms.RadioSelect)
     reason = forms.CharField(label="Fundamentação", required=False, max_length=4000,
@@ -158,7 +159,7 @@ class DecideForm(forms.Form):
                              help_text="Obrigatória para indeferir.")
 
 
-class InspectionForm(forms.Form):
+class InspectionForm(FriendlyRequiredMixin, forms.Form):
     notes = forms.CharField(label="Observações", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
     approved = forms.BooleanField(label="Vistoria aprovada", required=False)
 
@@ -171,13 +172,13 @@ class InspectionForm(forms.Form):
             self.item_codes.append((name, item["code"]))
 
 
-class QueueFilterForm(forms.Form):
+class QueueFilterForm(FriendlyRequiredMixin, forms.Form):
     status = forms.ChoiceField(label="Situação", required=False, choices=[("", "Todas")] + list(RequestStatus.choices))
     kind = forms.ChoiceField(label="Tipo", required=False, choices=[("", "Todos")] + list(RequestKind.choices))
     q = forms.CharField(label="Busca", required=False, max_length=80, help_text="Protocolo, autorização, nome ou placa.")
 
 
-class StandForm(forms.Form):
+class StandForm(FriendlyRequiredMixin, forms.Form):
     name = forms.CharField(label="Nome do ponto", max_length=120)
     location = forms.CharField(label="Localização", max_length=250)
     capacity = forms.IntegerField(label="Vagas", min_value=1, max_value=500)
@@ -185,40 +186,40 @@ class StandForm(forms.Form):
                                  choices=[("", "Qualquer"), ("taxi", "Táxi"), ("mototaxi", "Mototáxi")])
 
 
-class CapacityForm(forms.Form):
+class CapacityForm(FriendlyRequiredMixin, forms.Form):
     capacity = forms.IntegerField(label="Novo número de vagas", min_value=0, max_value=500)
 
 
-class AssignForm(forms.Form):
+class AssignForm(FriendlyRequiredMixin, forms.Form):
     authorization = forms.CharField(label="Número da autorização", max_length=12, help_text="Ex.: 001/2026.")
 
 
-class SwapForm(forms.Form):
+class SwapForm(FriendlyRequiredMixin, forms.Form):
     assignment_a = forms.IntegerField(label="Designação A (nº)", min_value=1, max_value=MAX_ID)
     assignment_b = forms.IntegerField(label="Designação B (nº)", min_value=1, max_value=MAX_ID)
     consent_a = forms.BooleanField(label="Anuência do titular A apresentada", required=False)
     consent_b = forms.BooleanField(label="Anuência do titular B apresentada", required=False)
 
 
-class EndAssignmentForm(forms.Form):
+class EndAssignmentForm(FriendlyRequiredMixin, forms.Form):
     reason = forms.CharField(label="Motivo", max_length=250)
 
 
-class FeeFilterForm(forms.Form):
+class FeeFilterForm(FriendlyRequiredMixin, forms.Form):
     status = forms.ChoiceField(label="Situação", required=False, choices=[("", "Todas")] + list(FeeStatus.choices))
     kind = forms.ChoiceField(label="Tipo", required=False, choices=[("", "Todos")] + list(FeeKind.choices))
     q = forms.CharField(label="Busca", required=False, max_length=80, help_text="Nº do DAM, nome ou autorização.")
 
 
-class PayForm(forms.Form):
+class PayForm(FriendlyRequiredMixin, forms.Form):
     paid_on = _date("Data do pagamento")
     reference = forms.CharField(label="Referência (autenticação bancária)", required=False, max_length=80)
 
 
-class ReturnForm(forms.Form):
+class ReturnForm(FriendlyRequiredMixin, forms.Form):
     returned_on = _date("Data do retorno")
 
 
-class BankReturnForm(forms.Form):
+class BankReturnForm(FriendlyRequiredMixin, forms.Form):
     file = forms.FileField(label="Arquivo de retorno bancário (CSV)",
                            help_text="Uma linha por pagamento: número do DAM;data;valor;autenticação. Até 1 MB.")

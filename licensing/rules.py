@@ -121,8 +121,10 @@ def one_grant_per_person(current_grants: int, open_applications: int, max_per_ho
         return []
     if current_grants + open_applications >= int(max_per_holder.value):
         what = "uma outorga vigente" if current_grants else "um requerimento em andamento"
-        return [RuleViolation("grant.max_per_holder", f"Cada pessoa pode ter no máximo {max_per_holder.value} "
-                              f"outorga(s); você já tem {what}.", max_per_holder.legal_basis)]
+        limit = int(max_per_holder.value)
+        noun = "outorga" if limit == 1 else "outorgas"
+        return [RuleViolation("grant.max_per_holder", f"Cada pessoa pode ter no máximo {limit} {noun}; "
+                              f"você já tem {what}.", max_per_holder.legal_basis)]
     return []
 
 

@@ -168,9 +168,11 @@ class ApplicationNewView(WizardMixin, View):
                 app.wizard_step = "vehicle"
                 app.save(update_fields=["wizard_step"])
                 return redirect(_step_url(app, "vehicle"))
+        draft = Application.objects.filter(applicant=request.user, status=ApplicationStatus.DRAFT).first()
         return render(request, "licensing/wizard/modality.html", {
             "form": form, "steps": STEPS, "step": "modality", "step_index": 1, "step_total": len(STEPS),
-            "crumbs": _crumbs(("Novo requerimento", None))}, status=400)
+            "draft": draft, "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
+                                              ("Novo requerimento", None))}, status=400)
 
 
 class ApplicationStepView(WizardMixin, View):
@@ -201,8 +203,10 @@ class ApplicationStepView(WizardMixin, View):
         sent = current_documents(app)
         tff = application_tff(app)
         waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
+        error = _pop_upload_error(self.request, app)
         return {"items": [{"item": i, "doc": sent.get(i.code), "form": UploadForm(initial={"type": i.code}),
-                           "waived": i.code == waived} for i in required_documents(app)],
+                           "waived": i.code == waived, "error": error.get("text") if error.get("code") == i.code else ""}
+                          for i in required_documents(app)],
                 "has_declaration": declaration_item(app) is not None, "tff": tff, "is_owner": True}
 
     def get(self, request, pk, step):
@@ -288,6 +292,15 @@ class ApplicationWithdrawView(RoleRequiredMixin, View):
         return redirect("licensing-my-applications")
 
 
+def _pop_upload_error(request, app) -> dict:
+    """The item whose last upload was refused, and why (set by DocumentUploadView)."""
+    error = request.session.get("upload_error")
+    if error and error.get("application") == app.pk:
+        del request.session["upload_error"]
+        return error
+    return {}
+
+
 class DocumentUploadView(RoleRequiredMixin, View):
     roles = (Role.APPLICANT,)
 
@@ -299,15 +312,20 @@ class DocumentUploadView(RoleRequiredMixin, View):
         if not form.is_valid():
             messages.error(request, "Escolha um arquivo PDF, JPEG ou PNG para enviar.")
             return redirect(back)
+        code = form.cleaned_data["type"]
+        label = next((i.label for i in required_documents(app) if i.code == code), code)
         try:
-            doc = services.document_upload(actor=request.user, application=app, doc_type=form.cleaned_data["type"],
+            doc = services.document_upload(actor=request.user, application=app, doc_type=code,
                                            file=form.cleaned_data["file"])
         except SERVICE_ERRORS as exc:
             text = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
-            messages.error(request, f"O arquivo não foi aceito: {text} Os arquivos já enviados continuam guardados.")
-        else:
-            messages.success(request, f"Arquivo recebido para o item “{doc.type}”.")
-        return redirect(back)
+            messages.error(request, f"O arquivo enviado para “{label}” não foi aceito: {text} "
+                                    "Os arquivos já enviados continuam guardados.")
+            # shown again beside the item, which the page scrolls to
+            request.session["upload_error"] = {"application": app.pk, "code": code, "text": text}
+            return redirect(f"{back}#doc-{code}")
+        messages.success(request, f"Arquivo recebido para o item “{label}”.")
+        return redirect(f"{back}#doc-{doc.type}")
 
 
 class ApplicationTffView(RoleRequiredMixin, View):
@@ -348,6 +366,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
         tff = application_tff(app) if is_clerk or is_owner else None
         waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
         items = []
+        error = _pop_upload_error(request, app) if is_owner else {}
         open_reqs = [r for r in app.requirements.all() if r.is_open]
         for item in required_documents(app):
             doc = sent.get(item.code)
@@ -355,6 +374,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 doc is None or doc.status == DocumentStatus.REJECTED
                 or any(r.document_type in ("", item.code) for r in open_reqs))
             items.append({"item": item, "doc": doc, "can_upload": can_upload, "waived": item.code == waived,
+                          "error": error.get("text") if error.get("code") == item.code else "",
                           "upload_form": UploadForm(initial={"type": item.code}),
                           "review_form": ReviewForm(prefix=f"d{doc.pk}") if doc else None})
         inspection = app.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()
@@ -368,8 +388,9 @@ class ApplicationDetailView(RoleRequiredMixin, View):
             "just_submitted": request.GET.get("protocolado") == "1" and app.protocol,
             "alvaras": list(app.authorization.alvaras.all()) if app.authorization else [],
             "has_declaration": declaration_item(app) is not None,
-            "crumbs": _crumbs(("Requerimentos", reverse("licensing-queue") if is_clerk else reverse(
-                "licensing-my-applications") if is_owner else None), (str(app), None)),
+            "crumbs": _crumbs(("Meus requerimentos" if is_owner and not is_clerk else "Requerimentos",
+                               reverse("licensing-queue") if is_clerk else reverse(
+                                   "licensing-my-applications") if is_owner else None), (str(app), None)),
         }
         if is_clerk:
             ctx.update({
@@ -399,7 +420,9 @@ def _ranking_note(app: Application) -> dict | None:
 def _summarise(blockers: list[str]) -> list[str]:
     docs = [b for b in blockers if b.startswith("Documento")]
     rest = [b for b in blockers if not b.startswith("Documento")]
-    return ([f"{len(docs)} documento(s) ainda não aceito(s)."] if docs else []) + rest
+    pending = (f"{len(docs)} documento ainda não aceito." if len(docs) == 1
+               else f"{len(docs)} documentos ainda não aceitos.")
+    return ([pending] if docs else []) + rest
 
 
 class ReceiptPdfView(RoleRequiredMixin, View):

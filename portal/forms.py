@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 
-from portal.validators import format_cpf
+from portal.services import CPF_CHARACTERS
+from portal.validators import format_cpf, validate_cpf
 
 
 class LoginForm(AuthenticationForm):
@@ -28,12 +30,13 @@ class SignupForm(forms.Form):
         label="CPF",
         max_length=14,
         help_text="Somente números ou no formato 000.000.000-00.",
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "data-mask": "cpf"}),
     )
     birth_date = forms.DateField(
         label="Data de nascimento",
         help_text="No formato DD/MM/AAAA.",
         input_formats=["%d/%m/%Y", "%Y-%m-%d"],
+        error_messages={"invalid": "Informe a data de nascimento no formato DD/MM/AAAA, por exemplo 15/03/1985."},
         widget=forms.DateInput(attrs={"inputmode": "numeric", "placeholder": "DD/MM/AAAA"}),
     )
     email = forms.EmailField(label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
@@ -49,6 +52,29 @@ class SignupForm(forms.Form):
         label="Repita a senha", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
     )
 
+    REQUIRED = {
+        "name": "Informe o nome completo.",
+        "cpf": "Informe o CPF (11 números).",
+        "birth_date": "Informe a data de nascimento no formato DD/MM/AAAA.",
+        "email": "Informe um e-mail: é por ele que o portal avisa sobre o seu processo.",
+        "password": "Crie uma senha com pelo menos 8 caracteres, não só números.",
+        "password2": "Repita a senha para confirmar.",
+    }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, message in self.REQUIRED.items():
+            self.fields[name].error_messages["required"] = message
+        self.fields["email"].error_messages["invalid"] = "Informe um e-mail válido, por exemplo nome@exemplo.com."
+
+    def clean_cpf(self):
+        """Checked here too, so that a wrong CPF is reported with the other problems at once."""
+        value = self.cleaned_data["cpf"]
+        if CPF_CHARACTERS.fullmatch(value) is None:
+            raise ValidationError("CPF inválido: use só números, com ou sem pontos e hífen.")
+        validate_cpf(value)
+        return value
+
     def clean(self):
         data = super().clean()
         if data.get("password") and data.get("password2") and data["password"] != data["password2"]:
@@ -56,3 +82,22 @@ class SignupForm(forms.Form):
         if data.get("cpf"):
             data["cpf_display"] = format_cpf(data["cpf"])
         return data
+
+
+class FriendlyRequiredMixin:
+    """'Informe …' instead of a bare 'Este campo é obrigatório.'"""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            label = str(field.label or "este campo")
+            # "placa", "ano de fabricação", but "RENAVAM" and "CNH" keep their capitals
+            lowered = label if label[1:2].isupper() else label[0].lower() + label[1:]
+            if isinstance(field.widget, (forms.RadioSelect, forms.Select, forms.CheckboxSelectMultiple)):
+                field.error_messages["required"] = f"Escolha uma opção em “{label}”."
+            elif isinstance(field.widget, forms.CheckboxInput):
+                field.error_messages["required"] = f"Marque “{label}” para continuar."
+            elif isinstance(field.widget, forms.FileInput):
+                field.error_messages["required"] = f"Anexe o arquivo: {lowered}."
+            else:
+                field.error_messages["required"] = f"Informe: {lowered}."

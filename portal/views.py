@@ -22,7 +22,7 @@ from django.views.generic import TemplateView
 from portal import regulation
 from portal.forms import SignupForm
 from portal.models import Notification
-from portal.roles import has_role
+from portal.roles import Role, has_role
 from portal.services import applicant_sign_up
 
 
@@ -58,6 +58,14 @@ class DashboardView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["unread"] = Notification.objects.filter(recipient=self.request.user, read_at__isnull=True).count()
+        # agents on the street: plate search is the first thing on the page
+        ctx["plate_search"] = has_role(self.request.user, Role.AGENT)
+        if has_role(self.request.user, Role.APPLICANT):
+            from django.apps import apps
+
+            # a new applicant sees where to start instead of a bare list of links
+            ctx["first_steps"] = not apps.get_model("licensing", "Application").objects.filter(
+                applicant=self.request.user).exists()
         return ctx
 
 

@@ -73,6 +73,14 @@ def money(value) -> str:
 
 
 @register.filter
+def cpf(value) -> str:
+    """000.000.000-00 (for staff pages; public pages never show a CPF)."""
+    from portal.validators import format_cpf
+
+    return format_cpf(value) if value else ""
+
+
+@register.filter
 def days_left(value) -> str:
     """'faltam N dias' for a deadline date."""
     if not value:
@@ -105,9 +113,11 @@ def render_widget(bound_field):
     if css:
         attrs["class"] = (widget.attrs.get("class", "") + " " + css).strip()
     described = []
-    if bound_field.help_text:
+    if isinstance(widget, (forms.RadioSelect, forms.CheckboxSelectMultiple)):
+        pass  # the fieldset around the options carries the hint and the error (includes/field.html)
+    elif bound_field.help_text:
         described.append(f"{bound_field.id_for_label}-hint")
-    if bound_field.errors:
+    if bound_field.errors and bound_field.id_for_label:
         described.append(f"{bound_field.id_for_label}-error")
     if described:
         attrs["aria-describedby"] = " ".join(described)

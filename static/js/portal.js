@@ -15,5 +15,19 @@
     document.querySelectorAll("input[data-mask='plate']").forEach(function (el) {
       el.addEventListener("blur", function () { el.value = el.value.toUpperCase().replace(/\s/g, ""); });
     });
+    // Tables marked .table-stack become one card per row on a phone (see portal.css):
+    // each cell gets its column header as data-label.
+    document.querySelectorAll("table.table-stack").forEach(function (table) {
+      var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
+        return th.textContent.replace(/\s+/g, " ").trim();
+      });
+      table.querySelectorAll("tbody tr").forEach(function (tr) {
+        if (tr.cells.length !== heads.length) { return; }
+        Array.prototype.forEach.call(tr.cells, function (cell, i) {
+          if (heads[i] && !cell.hasAttribute("data-label")) { cell.setAttribute("data-label", heads[i]); }
+        });
+      });
+      table.classList.add("is-labelled");
+    });
   });
 })();

@@ -100,11 +100,20 @@ def test_auto_form_defaults_to_now_and_has_a_hidden_key(web, alegre, agent):
     assert timezone.now().astimezone(alegre.tz).strftime("%Y-%m-%dT") in body
 
 
+def test_new_auto_with_missing_fields_says_what_to_fill(web, itagiba, agent):
+    body = web(agent).post(reverse("enforcement:new"), {"plate": "ABC1D23"}).content.decode()
+    assert "Informe: local." in body and "Escolha uma opção em “Infração (código do catálogo)”." in body
+    assert "Este campo é obrigatório" not in body
+
+
 def test_plate_lookup_shows_verdict(web, itagiba, grant, agent):
     body = web(agent).get(reverse("enforcement:lookup"), {"plate": grant.vehicle.plate}).content.decode()
     assert "AUTORIZADO" in body and grant.number in body
     body = web(agent).get(reverse("enforcement:lookup"), {"plate": "QQQ1Q11"}).content.decode()
     assert "IRREGULAR" in body and "sem autorização" in body
+    # a mistyped plate is a typing error, not an unauthorised vehicle
+    body = web(agent).get(reverse("enforcement:lookup"), {"plate": "12"}).content.decode()
+    assert "IRREGULAR" not in body and "Placa inválida" in body
 
 
 def test_late_defense_through_html_says_the_article(web, alegre, grant, agent, clerk, applicant):

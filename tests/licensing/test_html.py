@@ -113,8 +113,11 @@ def test_html_upload_errors_keep_previous_file(alegre, web, applicant, settings)
     url = reverse("licensing-document-upload", kwargs={"pk": app.pk})
     code = "cnh_ear"
     me.post(url, {"type": code, "file": pdf_file()})
-    r = me.post(url, {"type": code, "file": SimpleUploadedFile("x.pdf", b"MZ\x90\x00binary")}, follow=True)
-    assert "não foi aceito" in r.content.decode()
+    r = me.post(url, {"type": code, "file": SimpleUploadedFile("x.pdf", b"MZ\x90\x00binary")})
+    assert r["Location"].endswith(f"#doc-{code}")  # back to the item that failed
+    body = me.get(r["Location"]).content.decode()
+    assert "não foi aceito" in body and f'id="doc-{code}"' in body
+    assert "O último arquivo enviado não foi aceito" in body  # beside the item, not only at the top
     assert app.documents.count() == 1
 
 
@@ -263,10 +266,27 @@ def test_clerk_is_told_where_a_request_stands_when_requests_exceed_the_free_plac
     first = create_and_submit(api, applicant)
     second = create_and_submit(api, outsider)
     page = web(clerk).get(reverse("licensing-application", kwargs={"pk": second["id"]})).content.decode()
-    assert "2º de 2" in page and "fora das vagas" in page and "2 pedidos novos para 1 vaga(s)" in page
+    assert "2º de 2" in page and "fora das vagas" in page and "2 pedidos novos para 1 vaga livre" in page
     page = web(clerk).get(reverse("licensing-application", kwargs={"pk": first["id"]})).content.decode()
     assert "1º de 2" in page and "dentro das vagas" in page
     r = api(outsider).post(f"/api/v1/applications/{second['id']}/withdraw/", {"reason": "desisto"}, format="json")
     assert r.status_code == 200
     page = web(clerk).get(reverse("licensing-application", kwargs={"pk": first["id"]})).content.decode()
     assert "Classificação:" not in page  # no longer more requests than places
+
+
+@pytest.mark.django_db
+def test_wizard_first_step_says_what_to_choose_and_where_the_open_application_is(itagiba, web, applicant):
+    open_call("taxi")
+    me = web(applicant)
+    body = me.post(reverse("licensing-application-new"), {"kind": "new"}).content.decode()
+    assert "Escolha uma opção em “Modalidade”." in body
+    # the options are a fieldset named by its legend; the error summary links to the first option
+    assert '<fieldset class="choice-group"' in body and 'href="#id_modality_0"' in body
+    assert 'aria-describedby="-error"' not in body
+    assert me.post(reverse("licensing-application-new"), {"modality": "taxi", "kind": "new"}).status_code == 302
+    Application.objects.filter(applicant=applicant).update(status=ApplicationStatus.SUBMITTED)
+    r = me.post(reverse("licensing-application-new"), {"modality": "taxi", "kind": "new"})
+    body = r.content.decode()
+    assert r.status_code == 400 and "no máximo 1 outorga;" in body, body[:3000]
+    assert "Veja a situação dos seus pedidos" in body

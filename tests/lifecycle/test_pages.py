@@ -33,6 +33,14 @@ def test_holder_page_shows_grant_alvaras_auxiliaries_vehicle_stand_fees_and_requ
                  "Ponto da Praça", fee.number, "R$ 95,00", add.protocol, "deferido", "Renúncia"):
         assert text in body, text
     assert f"/taxas/{fee.pk}/dam.pdf" in body
+    # the holder downloads the grant act and each alvará from the same page
+    assert f"/api/v1/authorizations/{auth.pk}/act.pdf" in body
+    assert f"/api/v1/alvaras/{alvara.pk}/pdf" in body
+
+
+def test_holder_page_without_a_grant_points_to_the_applications(itagiba, applicant, web):
+    body = web(applicant).get("/minha-autorizacao/").content.decode()
+    assert "ainda não tem autorização" in body and "/requerimentos/" in body
 
 
 def test_request_form_keeps_values_and_shows_the_article_beside_the_field(arapora, applicant, web):

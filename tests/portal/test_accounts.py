@@ -47,6 +47,17 @@ def test_html_signup_keeps_values_after_error(client, alegre):
 
 
 @pytest.mark.django_db
+def test_html_signup_reports_a_wrong_cpf_together_with_the_missing_fields(client, alegre):
+    response = client.post(reverse("signup"), {"cpf": "123.456.789-00", "email": "abc"})
+    body = response.content.decode()
+    assert response.status_code == 400
+    for text in ("CPF inválido", "Informe o nome completo.", "Informe um e-mail válido",
+                 "Informe a data de nascimento", "Repita a senha para confirmar."):
+        assert text in body, text
+    assert "Este campo é obrigatório" not in body
+
+
+@pytest.mark.django_db
 def test_html_signup_and_login_with_cpf(client, alegre):
     data = {"name": "Carol", "cpf": "390.533.447-05", "birth_date": "01/05/1990", "email": "c@example.org",
             "password": "taxi-seguro-2026", "password2": "taxi-seguro-2026"}
@@ -54,6 +65,9 @@ def test_html_signup_and_login_with_cpf(client, alegre):
     fresh = Client()
     response = fresh.post(reverse("login"), {"username": "390.533.447-05", "password": "taxi-seguro-2026"})
     assert response.status_code == 302 and response["Location"] == reverse("dashboard")
+    # a new applicant's panel says where to start
+    body = fresh.get(reverse("dashboard")).content.decode()
+    assert "Próximo passo: fazer o seu pedido" in body and reverse("licensing-application-new") in body
 
 
 @pytest.mark.django_db
