@@ -278,6 +278,26 @@ class DocumentReviewView(APIView):
                          "reason": document.reason})
 
 
+class AcceptManyIn(serializers.Serializer):
+    documents = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+                                      allow_empty=False, max_length=500)
+
+
+class DocumentsAcceptView(APIView):
+    """POST /api/v1/applications/{id}/documents/accept/ {"documents": [ids]} — accept the checked
+    documents in one action (all or none)."""
+
+    permission_classes = [IsClerk]
+
+    @extend_schema(request=AcceptManyIn)
+    def post(self, request, pk: int):
+        application = get_object_or_404(Application, pk=pk)
+        data = validated(AcceptManyIn, request.data)
+        accepted = services.documents_accept(actor=request.user, application=application,
+                                             document_ids=data["documents"])
+        return Response({"accepted": [{"id": d.pk, "type": d.type, "status": d.status} for d in accepted]})
+
+
 class RequirementView(APIView):
     permission_classes = [IsClerk]
 

@@ -9,6 +9,8 @@ urlpatterns = [
     path("applications/<int:pk>/submit/", api.SubmitView.as_view(), name="api-application-submit"),
     path("applications/<int:pk>/tff/", api.TffView.as_view(), name="api-application-tff"),
     path("applications/<int:pk>/withdraw/", api.WithdrawView.as_view(), name="api-application-withdraw"),
+    path("applications/<int:pk>/documents/accept/", api.DocumentsAcceptView.as_view(),
+         name="api-application-documents-accept"),
     path("applications/<int:pk>/documents/<int:doc_id>/review/", api.DocumentReviewView.as_view(),
          name="api-application-document-review"),
     path("applications/<int:pk>/requirements/", api.RequirementView.as_view(), name="api-application-requirements"),

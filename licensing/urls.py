@@ -22,6 +22,8 @@ urlpatterns = [
     path("atendimento/requerimentos/", views.QueueView.as_view(), name="licensing-queue"),
     path("atendimento/requerimentos/<int:pk>/documentos/<int:doc_id>/analise/", views.DocumentReviewView.as_view(),
          name="licensing-document-review"),
+    path("atendimento/requerimentos/<int:pk>/documentos/aceitar/", views.DocumentsAcceptView.as_view(),
+         name="licensing-documents-accept"),
     path("atendimento/requerimentos/<int:pk>/exigencia/", views.RequirementView.as_view(), name="licensing-requirement"),
     path("atendimento/requerimentos/<int:pk>/vistoria/", views.ScheduleView.as_view(), name="licensing-schedule"),
     path("atendimento/requerimentos/<int:pk>/deferir/", views.ApproveView.as_view(), name="licensing-approve"),

@@ -400,6 +400,9 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 "reject_form": forms.get("reject_form") or RejectForm(),
                 "blockers": _summarise(approval_blockers(app)) if app.status in OPEN_APPLICATION_STATUSES else [],
                 "ranking": _ranking_note(app),
+                "pending_documents": sum(1 for row in items if row["doc"] is not None
+                                         and row["doc"].status == DocumentStatus.PENDING)
+                if app.status in OPEN_APPLICATION_STATUSES and app.status != ApplicationStatus.DRAFT else 0,
             })
         return ctx
 
@@ -543,6 +546,22 @@ class DocumentReviewView(ClerkActionView):
             messages.error(request, text)
             return redirect("licensing-application", pk=app.pk)
         return self.done(app, "Análise do documento registrada.")
+
+
+class DocumentsAcceptView(ClerkActionView):
+    """Accept, in one action, the documents the clerk marked as checked."""
+
+    def post(self, request, pk):
+        app = self.app(pk)
+        ids = [v for v in request.POST.getlist("documents") if v.isdigit() and len(v) < 12]
+        try:
+            accepted = services.documents_accept(actor=request.user, application=app, document_ids=ids)
+        except SERVICE_ERRORS as exc:
+            text = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
+            messages.error(request, text)
+            return redirect("licensing-application", pk=app.pk)
+        n = len(accepted)
+        return self.done(app, f"{n} documento{'s' if n != 1 else ''} aceito{'s' if n != 1 else ''}.")
 
 
 class RequirementView(ClerkActionView):

@@ -26,6 +26,7 @@ from licensing.services.grants import (  # noqa: F401
 )
 from licensing.services.review import (  # noqa: F401
     document_review,
+    documents_accept,
     inspection_record,
     inspection_schedule,
     requirement_raise,

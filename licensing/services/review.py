@@ -53,6 +53,29 @@ def document_review(*, actor, document: ApplicationDocument, accepted: bool, rea
 
 
 @transaction.atomic
+def documents_accept(*, actor, application: Application, document_ids: list[int]) -> list[ApplicationDocument]:
+    """Accept, in one action, the documents the clerk checked (each recorded as its own review).
+    Every one must be a current file of this application still under analysis; otherwise
+    nothing is accepted and the message names the file."""
+    ids = list(dict.fromkeys(int(i) for i in document_ids))
+    if not ids:
+        raise ValidationError({"documents": ["Marque os documentos conferidos que deseja aceitar."]})
+    application = _lock(application)
+    found = {d.pk: d for d in ApplicationDocument.objects.filter(application=application, pk__in=ids)}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise ValidationError({"documents": [f"Documento nº {missing[0]} não pertence a este requerimento."]})
+    for doc in found.values():
+        if doc.superseded_by_id is not None:
+            raise InvalidTransition(f"O arquivo de “{doc.type}” foi substituído por um envio mais recente; "
+                                    "analise o atual.", field="documents")
+        if doc.status != DocumentStatus.PENDING:
+            raise InvalidTransition(f"O documento “{doc.type}” já foi analisado ({doc.get_status_display()}).",
+                                    field="documents")
+    return [document_review(actor=actor, document=found[i], accepted=True) for i in ids]
+
+
+@transaction.atomic
 def requirement_raise(*, actor, application: Application, text: str, document_type: str = "",
                       due_date: date | None = None) -> Requirement:
     """Raise an exigência; the applicant answers by sending a new file."""

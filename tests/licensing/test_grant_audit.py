@@ -212,3 +212,36 @@ def test_auxiliary_sees_their_own_alvara_but_not_the_act_nor_the_holders_alvara(
     assert api(auxiliary).get(f"/api/v1/authorizations/{auth_id}/act.pdf").status_code == 404
     assert api(applicant).get(f"/api/v1/authorizations/{auth_id}/act.pdf").status_code == 200
     assert api(applicant).get(f"/api/v1/alvaras/{own.pk}/pdf").status_code == 200
+
+
+@pytest.mark.django_db
+def test_clerk_accepts_the_checked_documents_in_one_action_all_or_none(alegre, api, web, applicant, outsider, clerk):
+    from licensing.models import ApplicationDocument
+    from portal.models import AuditEntry
+
+    open_call("taxi")
+    app = create_and_submit(api, applicant)
+    docs = list(ApplicationDocument.objects.filter(application_id=app["id"]).order_by("id"))
+    page = web(clerk).get(f"/requerimentos/{app['id']}/").content.decode()
+    assert f'form="accept-many" name="documents" value="{docs[0].pk}"' in page
+    assert f"{len(docs)} documentos em análise" in page
+    r = api(clerk).post(f"/api/v1/applications/{app['id']}/documents/accept/",
+                        {"documents": [docs[0].pk, docs[1].pk]}, format="json")
+    assert r.status_code == 200 and [d["status"] for d in r.json()["accepted"]] == ["accepted", "accepted"]
+    assert AuditEntry.objects.filter(action="document_reviewed", to_state="accepted").count() == 2
+    # one already reviewed: nothing of the batch is accepted, the message names it
+    r = api(clerk).post(f"/api/v1/applications/{app['id']}/documents/accept/",
+                        {"documents": [docs[2].pk, docs[0].pk]}, format="json")
+    assert r.status_code == 409 and "já foi analisado" in str(r.json())
+    assert ApplicationDocument.objects.get(pk=docs[2].pk).status == "pending"
+    other = create_and_submit(api, outsider)
+    foreign = ApplicationDocument.objects.filter(application_id=other["id"]).first()
+    r = api(clerk).post(f"/api/v1/applications/{app['id']}/documents/accept/", {"documents": [foreign.pk]},
+                        format="json")
+    assert r.status_code == 400 and "documents" in r.json()["errors"]
+    assert api(applicant).post(f"/api/v1/applications/{app['id']}/documents/accept/",
+                               {"documents": [docs[3].pk]}, format="json").status_code == 403
+    r = web(clerk).post(f"/atendimento/requerimentos/{app['id']}/documentos/aceitar/",
+                        {"documents": [str(d.pk) for d in docs[2:]]}, follow=True)
+    assert f"{len(docs) - 2} documentos aceitos" in r.content.decode()
+    assert not ApplicationDocument.objects.filter(application_id=app["id"], status="pending").exists()
