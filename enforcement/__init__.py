@@ -8,8 +8,13 @@ Interpretations adopted (documented here and in the services that apply them):
   the holder is heard in the appeal. A julgador may judge once the auto is notified.
 - Deadlines in calendar days from the day after the event: the defense from the ciência,
   the appeal from the decision (the holder is told in the portal and by e-mail that day).
-- Effects apply when the decision is final (appeal window closed without appeal, or the
-  appeal judged): suspension for its days (lifted by a periodic job), suspension until
+- Effects on the grant apply at the upheld decision where the appeal has no suspensive effect
+  (``appeal.suspensive = false``, with the article in the pack; where a law is silent the pack
+  follows the general rule of Lei 9.784/1999 art. 61), and an appeal that is granted undoes
+  them (grant active again, bars lifted — kept with the day and reason); without that
+  parameter they wait for the final decision. The fine's DAM is issued when the decision is
+  final (appeal window closed without appeal, or the appeal judged). Effects: suspension for
+  its days from the decision (lifted by a periodic job), suspension until
   regularised / impediment without end date (ended by the clerk's regularisation record,
   fine paid); a further suspension while one is served starts the day after it ends (a
   suspension without end date absorbs a fixed one), cassação / Código E (grant cassada, alvarás follow, holder and auxiliaries

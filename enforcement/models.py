@@ -101,6 +101,8 @@ class Infraction(models.Model):
     appeal_instance = models.PositiveSmallIntegerField("instância do próximo recurso", default=1)
     penalty = models.JSONField("penalidade", null=True, blank=True)
     final_on = models.DateField("decisão definitiva em", null=True, blank=True)
+    effects_on = models.DateField("efeitos sobre a autorização aplicados em", null=True, blank=True,
+                                  help_text="Na decisão procedente, quando o recurso não tem efeito suspensivo.")
     suspension_until = models.DateField("suspensão até", null=True, blank=True)
     suspension_lifted = models.BooleanField("suspensão encerrada", default=False)
     cancel_reason = models.TextField("motivo do cancelamento", blank=True)

@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -419,10 +420,16 @@ def infraction_judge(*, actor, infraction: Infraction, upheld: bool, grounds: st
         if not days:
             finalize(actor=actor, infraction=inf, today=today)
         else:
+            effects = {}
+            if not appeal_is_suspensive(pack, modality):
+                effects = apply_grant_effects(actor=actor, infraction=inf, today=today)
             _tell_holder(inf, f"Decisão — auto nº {inf.number} julgado procedente",
                          f"O auto nº {inf.number} foi julgado procedente. Penalidade: {', '.join(penalty['labels'])}"
                          + (f", multa de R$ {penalty['amount']}" if penalty.get("amount") else "")
-                         + f". Você pode recorrer até {inf.appeal_deadline:%d/%m/%Y}.", "upheld")
+                         + f". Você pode recorrer até {inf.appeal_deadline:%d/%m/%Y}."
+                         + (" A suspensão ou cassação vale desde já: o recurso não a suspende "
+                            f"({pack.basis('appeal.suspensive', modality)}); se ele for provido, ela é desfeita."
+                            if effects.get("cassada") or effects.get("suspended_until") else ""), "upheld")
     else:
         inf.penalty = None
         _transition(inf, S.DISMISSED, actor=actor, reason=grounds.strip(), fields=["penalty"],
@@ -500,6 +507,8 @@ def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) 
             _return_retained_alvara(inf, actor=actor, reason=f"Auto nº {inf.number} arquivado (recurso de ofício)")
         return appeal
     if granted:
+        revert_grant_effects(actor=actor, infraction=inf, today=today,
+                             reason=f"Recurso provido no auto nº {inf.number}: {grounds.strip()}")
         inf.penalty = None
         _transition(inf, S.DISMISSED, actor=actor, reason=f"Recurso provido: {grounds.strip()}", fields=["penalty"],
                     data={"decision": appeal.number})
@@ -544,67 +553,134 @@ def _holder_and_auxiliaries(auth) -> list:
     return people
 
 
-def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decisão definitiva") -> Infraction:
-    """Make the upheld decision final and apply its effects on the grant, once.
+# an upheld decision whose effects may be in force (applied at the decision or when final)
+EFFECTIVE_STATUSES = (S.UPHELD, S.APPEALED, S.FINAL)
 
-    Suspension for its days; suspension until regularised and impediment without end
-    date; cassação / cancellation ends the grant (alvarás follow) and bars the holder and
-    the auxiliaries (of its alvarás and registered on it) for ``cassation.bar_months`` (PL 015/2025 art. 19, §4) or
-    without term where ``revocation.bars_future_grants`` (Lei 724/2008 art. 24, parágrafo
-    único); a fine gets its payment slip (DAM).
-    """
+
+def appeal_is_suspensive(pack, modality: str | None) -> bool:
+    """Whether an appeal holds the decision's effects on the grant (``appeal.suspensive``). Where
+    it does not, the upheld decision suspends or ends the grant at once and an appeal that is
+    granted undoes it; without the parameter the effects wait for the final decision."""
+    param = pack.param("appeal.suspensive", modality)
+    return param is None or bool(param.value)
+
+
+def apply_grant_effects(*, actor, infraction: Infraction, today: date) -> dict:
+    """The upheld decision's effects on the grant, once: suspension for its days (a further one
+    starts the day after the one being served; one without end date absorbs a fixed one),
+    suspension until regularised and impediment without end date; cassação / cancellation ends
+    the grant (alvarás follow) and bars the holder and the auxiliaries for ``cassation.bar_months``
+    or without term where ``revocation.bars_future_grants``."""
     pack = regulation.current()
     inf = infraction
+    if inf.effects_on is not None:
+        return {}
     modality = inf.modality or None
     penalty = inf.penalty or {}
     kinds = set(penalty.get("kinds", []))
-    inf.final_on = today
-    _transition(inf, S.FINAL, actor=actor, reason=reason, fields=["final_on", "penalty"], data={"penalty": penalty})
+    inf.effects_on = today
+    inf.save(update_fields=["effects_on"])
     auth = inf.authorization
     if auth is not None:
         auth.refresh_from_db()
     effects: dict = {}
-    if auth is not None and auth.is_current:
-        if kinds & rules.ENDING_KINDS:
+    if auth is None or not auth.is_current:
+        return effects
+    if kinds & rules.ENDING_KINDS:
+        licensing_services.authorization_set_status(
+            actor=actor, authorization=auth, to=AuthorizationStatus.CASSADA,
+            reason=f"Cassação decorrente do auto nº {inf.number}", data={"infraction": inf.number})
+        effects["cassada"] = auth.number
+        months = pack.value("cassation.bar_months", modality)
+        bars_forever = pack.value("revocation.bars_future_grants", modality)
+        if months or bars_forever:
+            until = add_months(today, int(months)) if months else None
+            basis = pack.basis("cassation.bar_months" if months else "revocation.bars_future_grants", modality)
+            seen = set()
+            for person in _holder_and_auxiliaries(auth):
+                if person.pk in seen:
+                    continue
+                seen.add(person.pk)
+                licensing_services.grant_bar_create(
+                    actor=actor, person=person, until=until, legal_basis=basis, source=f"auto {inf.number}",
+                    reason=f"Cassação da {auth.act_name} nº {auth.number} (auto de infração nº {inf.number})")
+            effects["bar_until"] = until.isoformat() if until else None
+    elif auth.status in (AuthorizationStatus.ACTIVE, AuthorizationStatus.SUSPENDED) and (
+        {"suspension_until_regularised", "impediment"} & kinds or penalty.get("suspension_days")
+    ):
+        open_ended = bool({"suspension_until_regularised", "impediment"} & kinds)
+        serving = auth.status == AuthorizationStatus.SUSPENDED
+        if open_ended or (serving and auth.suspended_until is None):
+            until = None  # without end date, or absorbed by a suspension until regularised
+        else:
+            start = rules.next_suspension_start(today, auth.suspended_until if serving else None)
+            until = rules.suspension_last_day(start, int(penalty["suspension_days"]))
+        reason = f"Suspensão decorrente do auto nº {inf.number}"
+        if not serving:
             licensing_services.authorization_set_status(
-                actor=actor, authorization=auth, to=AuthorizationStatus.CASSADA,
-                reason=f"Cassação decorrente do auto nº {inf.number}", data={"infraction": inf.number})
-            effects["cassada"] = auth.number
-            months = pack.value("cassation.bar_months", modality)
-            bars_forever = pack.value("revocation.bars_future_grants", modality)
-            if months or bars_forever:
-                until = add_months(today, int(months)) if months else None
-                basis = pack.basis("cassation.bar_months" if months else "revocation.bars_future_grants", modality)
-                seen = set()
-                for person in _holder_and_auxiliaries(auth):
-                    if person.pk in seen:
-                        continue
-                    seen.add(person.pk)
-                    licensing_services.grant_bar_create(
-                        actor=actor, person=person, until=until, legal_basis=basis, source=f"auto {inf.number}",
-                        reason=f"Cassação da {auth.act_name} nº {auth.number} (auto de infração nº {inf.number})")
-                effects["bar_until"] = until.isoformat() if until else None
-        elif auth.status in (AuthorizationStatus.ACTIVE, AuthorizationStatus.SUSPENDED) and (
-            {"suspension_until_regularised", "impediment"} & kinds or penalty.get("suspension_days")
-        ):
-            open_ended = bool({"suspension_until_regularised", "impediment"} & kinds)
-            serving = auth.status == AuthorizationStatus.SUSPENDED
-            if open_ended or (serving and auth.suspended_until is None):
-                until = None  # without end date, or absorbed by a suspension until regularised
-            else:
-                start = rules.next_suspension_start(today, auth.suspended_until if serving else None)
-                until = rules.suspension_last_day(start, int(penalty["suspension_days"]))
-            reason = f"Suspensão decorrente do auto nº {inf.number}"
-            if not serving:
-                licensing_services.authorization_set_status(
-                    actor=actor, authorization=auth, to=AuthorizationStatus.SUSPENDED, suspended_until=until,
-                    reason=reason, data={"infraction": inf.number})
-            elif until != auth.suspended_until:
+                actor=actor, authorization=auth, to=AuthorizationStatus.SUSPENDED, suspended_until=until,
+                reason=reason, data={"infraction": inf.number})
+        elif until != auth.suspended_until:
+            licensing_services.authorization_set_suspension_end(
+                actor=actor, authorization=auth, until=until, reason=reason, data={"infraction": inf.number})
+        inf.suspension_until = until
+        inf.save(update_fields=["suspension_until"])
+        effects["suspended_until"] = until.isoformat() if until else "até a regularização"
+    if effects:
+        audit_log(actor=actor, obj=inf, action="infraction_effects", from_state=inf.status, to_state=inf.status,
+                  reason="Efeitos da decisão sobre a autorização", data=effects)
+    return effects
+
+
+def revert_grant_effects(*, actor, infraction: Infraction, today: date, reason: str) -> None:
+    """An appeal granted undoes what the upheld decision did to the grant: a cassação is
+    undone (bars lifted; the grant active again, or expired if its term is over), a suspension
+    imposed by this auto is lifted — or shortened by its days when another one is being served."""
+    inf = infraction
+    if inf.effects_on is None:
+        return
+    auth = inf.authorization
+    kinds = set((inf.penalty or {}).get("kinds", []))
+    licensing_services.grant_bars_lift(actor=actor, source=f"auto {inf.number}", on=today, reason=reason)
+    if auth is not None:
+        auth.refresh_from_db()
+        caused_by_this = f"auto nº {inf.number}" in (auth.status_reason or "")
+        if auth.status == AuthorizationStatus.CASSADA and kinds & rules.ENDING_KINDS and caused_by_this:
+            licensing_services.authorization_restore(actor=actor, authorization=auth, reason=reason)
+        elif auth.status == AuthorizationStatus.SUSPENDED:
+            others = Infraction.objects.filter(authorization=auth, effects_on__isnull=False,
+                                               status__in=EFFECTIVE_STATUSES,
+                                               suspension_lifted=False).exclude(pk=inf.pk).filter(
+                Q(suspension_until__isnull=True) | Q(suspension_until__gte=today))
+            others = [o for o in others if set((o.penalty or {}).get("kinds", [])) & {
+                "suspension_until_regularised", "impediment"} or (o.penalty or {}).get("suspension_days")]
+            days = (inf.penalty or {}).get("suspension_days")
+            if not others:
+                licensing_services.authorization_set_status(actor=actor, authorization=auth,
+                                                            to=AuthorizationStatus.ACTIVE, reason=reason,
+                                                            data={"infraction": inf.number})
+            elif days and auth.suspended_until is not None and inf.suspension_until is not None:
                 licensing_services.authorization_set_suspension_end(
-                    actor=actor, authorization=auth, until=until, reason=reason, data={"infraction": inf.number})
-            inf.suspension_until = until
-            inf.save(update_fields=["suspension_until"])
-            effects["suspended_until"] = until.isoformat() if until else "até a regularização"
+                    actor=actor, authorization=auth, until=auth.suspended_until - timedelta(days=int(days)),
+                    reason=reason, data={"infraction": inf.number})
+    inf.effects_on = None
+    inf.suspension_until = None
+    inf.save(update_fields=["effects_on", "suspension_until"])
+    audit_log(actor=actor, obj=inf, action="infraction_effects_reverted", from_state=inf.status,
+              to_state=inf.status, reason=reason)
+
+
+def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decisão definitiva") -> Infraction:
+    """Make the upheld decision final: its effects on the grant (unless applied at the decision,
+    see ``appeal_is_suspensive``), the fine's payment slip (DAM), the retained alvará returned."""
+    pack = regulation.current()
+    inf = infraction
+    modality = inf.modality or None
+    penalty = inf.penalty or {}
+    inf.final_on = today
+    _transition(inf, S.FINAL, actor=actor, reason=reason, fields=["final_on", "penalty"], data={"penalty": penalty})
+    apply_grant_effects(actor=actor, infraction=inf, today=today)
+    effects: dict = {}
     if penalty.get("amount"):
         due_days = int(pack.value("fees.due_days", modality) or DEFAULT_FINE_DUE_DAYS)
         fine = Fine.objects.create(infraction=inf, number=document_number("dam", today.year),
@@ -663,7 +739,8 @@ def regularisation_record(*, actor, infraction: Infraction, inspected_on: date, 
     inf = _lock(infraction)
     kinds = set((inf.penalty or {}).get("kinds", []))
     auth = inf.authorization
-    if (inf.status != S.FINAL or inf.suspension_lifted or not ({"suspension_until_regularised", "impediment"} & kinds)
+    if (inf.status not in EFFECTIVE_STATUSES or inf.effects_on is None or inf.suspension_lifted
+            or not ({"suspension_until_regularised", "impediment"} & kinds)
             or auth is None or auth.status != AuthorizationStatus.SUSPENDED or auth.suspended_until is not None):
         raise InvalidTransition(f"O auto nº {inf.number} não tem suspensão por regularização em curso.")
     if inspected_on > pack.today():
@@ -682,7 +759,7 @@ def regularisation_record(*, actor, infraction: Infraction, inspected_on: date, 
         data={"infraction": inf.number, "inspected_on": inspected_on.isoformat()})
     inf.suspension_lifted = True
     inf.save(update_fields=["suspension_lifted"])
-    audit_log(actor=actor, obj=inf, action="suspension_lifted", from_state=S.FINAL, to_state=S.FINAL,
+    audit_log(actor=actor, obj=inf, action="suspension_lifted", from_state=inf.status, to_state=inf.status,
               reason=note.strip() or "Regularização comprovada", data={"inspected_on": inspected_on.isoformat()})
     _tell_holder(inf, f"Atividades liberadas — auto nº {inf.number}",
                  "A regularização foi registrada e sua autorização voltou a ficar ativa.", "regularised")
@@ -726,7 +803,8 @@ def lift_ended_suspensions(today: date | None = None) -> int:
     """Suspension served → the grant is active again (only the suspension this auto set)."""
     today = today or regulation.current().today()
     changed = 0
-    qs = Infraction.objects.filter(status=S.FINAL, suspension_until__lt=today, suspension_lifted=False)
+    qs = Infraction.objects.filter(status__in=EFFECTIVE_STATUSES, effects_on__isnull=False, suspension_until__lt=today,
+                                   suspension_lifted=False)
     for pk in qs.values_list("pk", flat=True):
         with transaction.atomic():
             inf = Infraction.objects.select_for_update().filter(pk=pk, suspension_lifted=False).first()
@@ -740,7 +818,7 @@ def lift_ended_suspensions(today: date | None = None) -> int:
                     reason=f"Fim da suspensão do auto nº {inf.number}", data={"infraction": inf.number})
             inf.suspension_lifted = True
             inf.save(update_fields=["suspension_lifted"])
-            audit_log(actor=None, obj=inf, action="suspension_lifted", from_state=S.FINAL, to_state=S.FINAL,
+            audit_log(actor=None, obj=inf, action="suspension_lifted", from_state=inf.status, to_state=inf.status,
                       reason="Suspensão cumprida", data={"suspended_until": inf.suspension_until.isoformat()})
             changed += 1
     return changed

@@ -37,7 +37,7 @@ AUTHORIZATION_TRANSITIONS: dict[str, set[str]] = {
         AuthorizationStatus.RENOUNCED, AuthorizationStatus.CANCELLED,
     },
     AuthorizationStatus.EXPIRED: {AuthorizationStatus.ACTIVE},  # renewal decided after expiry
-    AuthorizationStatus.CASSADA: set(),
+    AuthorizationStatus.CASSADA: set(),  # undone only by authorization_restore (the decision reformed on appeal)
     AuthorizationStatus.RENOUNCED: set(),
     AuthorizationStatus.CANCELLED: set(),
 }
@@ -171,6 +171,9 @@ class GrantBar(models.Model):
     legal_basis = models.CharField("base legal", max_length=300)
     source = models.CharField("origem", max_length=100, blank=True)
     created_at = models.DateTimeField("registrado em", default=timezone.now)
+    lifted_on = models.DateField("levantado em", null=True, blank=True,
+                                 help_text="Quando a decisão que o causou é reformada em recurso.")
+    lifted_reason = models.TextField("motivo do levantamento", blank=True)
 
     class Meta:
         verbose_name = "impedimento"

@@ -37,7 +37,7 @@ def active_bar(cpf: str, on: date) -> GrantBar | None:
     if not digits:
         return None
     return (
-        GrantBar.objects.filter(cpf=digits)
+        GrantBar.objects.filter(cpf=digits, lifted_on__isnull=True)
         .filter(Q(until__isnull=True) | Q(until__gte=on))
         .order_by("-until")
         .first()

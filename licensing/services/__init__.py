@@ -20,9 +20,11 @@ from licensing.services.grants import (  # noqa: F401
     alvara_issue,
     alvara_set_status,
     authorization_issue,
+    authorization_restore,
     authorization_set_status,
     authorization_set_suspension_end,
     grant_bar_create,
+    grant_bars_lift,
 )
 from licensing.services.review import (  # noqa: F401
     document_review,

@@ -180,3 +180,46 @@ def grant_bar_create(*, actor, person, until: date | None, reason: str, legal_ba
     audit_log(actor=actor, obj=bar, action="grant_bar_created", reason=reason,
               data={"until": until.isoformat() if until else None, "legal_basis": legal_basis, "source": source})
     return bar
+
+
+@transaction.atomic
+def grant_bars_lift(*, actor, source: str, on: date, reason: str) -> int:
+    """Lift the bars a decision created (``source``) when that decision is reformed on appeal;
+    the rows stay, with the day and the reason."""
+    lifted = 0
+    for bar in GrantBar.objects.select_for_update().filter(source=source, lifted_on__isnull=True):
+        bar.lifted_on = on
+        bar.lifted_reason = reason
+        bar.save(update_fields=["lifted_on", "lifted_reason"])
+        audit_log(actor=actor, obj=bar, action="grant_bar_lifted", reason=reason, data={"source": source})
+        lifted += 1
+    return lifted
+
+
+@transaction.atomic
+def authorization_restore(*, actor, authorization: Authorization, reason: str) -> list[Alvara]:
+    """Undo a cassação whose decision was reformed on appeal: the grant is active again (or
+    expired, if its term ended meanwhile). The alvarás cancelled with it stay cancelled (an issued
+    document is never edited); each person gets a new one for the rest of the term."""
+    locked = Authorization.objects.select_for_update().get(pk=authorization.pk)
+    if locked.status != AuthorizationStatus.CASSADA:
+        raise InvalidTransition(f"A autorização nº {locked.number} não está cassada.")
+    today = regulation.current().today()
+    to = AuthorizationStatus.ACTIVE if locked.valid_until >= today else AuthorizationStatus.EXPIRED
+    locked.status = to
+    locked.status_reason = reason
+    locked.status_changed_at = timezone.now()
+    locked.save(update_fields=["status", "status_reason", "status_changed_at"])
+    audit_log(actor=actor, obj=locked, action="authorization_status", from_state=AuthorizationStatus.CASSADA,
+              to_state=to, reason=reason, data={"restored": True})
+    issued: list[Alvara] = []
+    if to == AuthorizationStatus.ACTIVE:
+        seen: set[int] = set()
+        for old in locked.alvaras.filter(status=AlvaraStatus.CANCELLED, valid_until__gte=today).order_by("id"):
+            if old.person_id in seen:
+                continue
+            seen.add(old.person_id)
+            issued.append(alvara_issue(actor=actor, authorization=locked, person=old.person,
+                                       is_auxiliary=old.is_auxiliary))
+    authorization.refresh_from_db()
+    return issued

@@ -167,12 +167,15 @@ def test_arapora_suspension_ends_and_grant_is_active_again(api, arapora, grant, 
     body = issue(grant.vehicle.plate, "23-XIV", today - timedelta(days=3))  # B-3 + C-1 (5 days)
     chain.notify(body["id"], today - timedelta(days=2))
     chain.judge(body["id"])
-    services.close_appeal_windows(today + timedelta(days=11))
+    # the appeal does not suspend the decision (appeal.suspensive = false): suspended from the decision
     grant.refresh_from_db()
-    assert grant.status == "suspended" and grant.suspended_until == today + timedelta(days=11 + 4)
-    assert services.lift_ended_suspensions(today + timedelta(days=15)) == 0
-    assert services.lift_ended_suspensions(today + timedelta(days=16)) == 1
-    assert services.lift_ended_suspensions(today + timedelta(days=16)) == 0
+    assert grant.status == "suspended" and grant.suspended_until == today + timedelta(days=4)
+    services.close_appeal_windows(today + timedelta(days=11))  # final: nothing more on the grant
+    grant.refresh_from_db()
+    assert grant.suspended_until == today + timedelta(days=4)
+    assert services.lift_ended_suspensions(today + timedelta(days=4)) == 0
+    assert services.lift_ended_suspensions(today + timedelta(days=5)) == 1
+    assert services.lift_ended_suspensions(today + timedelta(days=5)) == 0
     grant.refresh_from_db()
     assert grant.status == "active"
 
@@ -529,18 +532,17 @@ def test_list_filters_by_status_and_plate(api, alegre, clerk, grant, issue, chai
 
 
 def test_second_suspension_stacks_on_a_suspension_being_served(arapora, grant, issue, chain):
-    """Lei 724/2008 art. 25, §4: penalties add up. A second suspension that becomes final
-    while the first is being served starts the day after the first ends."""
+    """Lei 724/2008 art. 25, §4: penalties add up. A second suspension decided while the first
+    is being served starts the day after the first ends."""
     today = arapora.today()
     first = issue(grant.vehicle.plate, "23-XIV", today - timedelta(days=4))  # B-3 + C-1 (5 days)
     second = issue(grant.vehicle.plate, "23-IX", today - timedelta(days=3))  # B-3 + C-4 (30 days)
     for body in (first, second):
         chain.notify(body["id"], today - timedelta(days=2))
         chain.judge(body["id"])
-    final_on = today + timedelta(days=11)
-    assert services.close_appeal_windows(final_on) == 2
+    assert services.close_appeal_windows(today + timedelta(days=11)) == 2
     grant.refresh_from_db()
-    first_until = final_on + timedelta(days=4)
+    first_until = today + timedelta(days=4)
     second_until = first_until + timedelta(days=30)
     assert grant.status == "suspended" and grant.suspended_until == second_until
     assert Infraction.objects.get(pk=second["id"]).suspension_until == second_until
@@ -604,3 +606,71 @@ def test_alegre_agent_does_not_retain_unless_told(api, agent, alegre, grant):
             "location": "Centro", "description": "x"}
     r = api(agent).post("/api/v1/infractions/", body, format="json")
     assert r.status_code == 201 and Infraction.objects.get(pk=r.json()["id"]).alvara_retained is False
+
+
+# --- effects at the decision: the appeal does not suspend them (appeal.suspensive = false) -------------
+
+def test_itagiba_cassation_takes_effect_at_the_decision_and_a_granted_appeal_undoes_it(api, itagiba, applicant,
+                                                                                       grant, issue, chain):
+    """PL 015/2025 art. 25, §4: the appeal has no suspensive effect (unless exceptionally granted)."""
+    today = itagiba.today()
+    body = issue(grant.vehicle.plate, "19-VII", today - timedelta(days=3))
+    chain.notify(body["id"], today - timedelta(days=2))
+    chain.judge(body["id"])
+    grant.refresh_from_db()
+    assert grant.status == "cassada"
+    assert active_bar(applicant.cpf, today) is not None
+    status = api(applicant).get(f"/api/v1/infractions/{body['id']}/").json()["status"]
+    assert status == "upheld"  # not final yet: the holder may still appeal
+    assert api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Não fui eu."},
+                               format="json").status_code == 201
+    chain.judge_appeal(body["id"], granted=True)
+    grant.refresh_from_db()
+    assert grant.status == "active"
+    statuses = sorted(grant.alvaras.values_list("status", flat=True))
+    assert statuses == ["active", "cancelled"]  # the cancelled alvará is kept; a new one is issued
+    assert active_bar(applicant.cpf, today) is None
+    bar = GrantBar.objects.get(person=applicant)  # kept, with the day it was lifted and why
+    assert bar.lifted_on == today and "Recurso provido" in bar.lifted_reason
+    assert Infraction.objects.get(pk=body["id"]).effects_on is None
+
+
+def test_arapora_suspension_at_the_decision_denied_appeal_keeps_it_and_final_adds_nothing(arapora, applicant, grant,
+                                                                                          issue, chain, api):
+    today = arapora.today()
+    body = issue(grant.vehicle.plate, "23-XIV", today - timedelta(days=3))  # B-3 + C-1 (5 days)
+    chain.notify(body["id"], today - timedelta(days=2))
+    chain.judge(body["id"])
+    grant.refresh_from_db()
+    assert grant.status == "suspended" and grant.suspended_until == today + timedelta(days=4)
+    assert api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Recorro."},
+                               format="json").status_code == 201
+    assert chain.judge_appeal(body["id"], granted=False)["status"] == "final"
+    grant.refresh_from_db()
+    assert grant.status == "suspended" and grant.suspended_until == today + timedelta(days=4)
+    assert AuditEntry.objects.filter(action="authorization_status", to_state="suspended").count() == 1
+
+
+def test_a_granted_appeal_lifts_the_suspension_it_imposed(alegre, applicant, grant, issue, chain, api):
+    """Lei 3.703/2022 art. 20: suspension until regularised, lifted when the appeal is granted."""
+    today = alegre.today()
+    body = issue(grant.vehicle.plate, "20-I", today - timedelta(days=3))
+    chain.notify(body["id"], today - timedelta(days=2))
+    chain.judge(body["id"])
+    grant.refresh_from_db()
+    assert grant.status == "suspended" and grant.suspended_until is None
+    api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Recorro."}, format="json")
+    chain.judge_appeal(body["id"], granted=True)
+    grant.refresh_from_db()
+    assert grant.status == "active" and grant.suspended_until is None
+
+
+def test_appeal_is_suspensive_only_where_the_pack_says_so():
+    from types import SimpleNamespace
+
+    def pack(value):
+        return SimpleNamespace(param=lambda key, modality=None: None if value is None else SimpleNamespace(value=value))
+
+    assert services.appeal_is_suspensive(pack(None), "taxi") is True  # the law is silent: wait for the final decision
+    assert services.appeal_is_suspensive(pack(True), "taxi") is True
+    assert services.appeal_is_suspensive(pack(False), "taxi") is False
