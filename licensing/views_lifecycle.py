@@ -346,6 +346,8 @@ class PublicStandsView(TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["stands"] = list(sel.stands_with_occupancy())
+        # Part of the transparency section (/transparencia/pontos/ leads here): same tabs, same trail.
+        ctx["crumbs"] = [("Transparência", reverse("public-transparency")), ("Pontos de táxi", None)]
         return ctx
 
 

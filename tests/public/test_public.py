@@ -338,3 +338,17 @@ def test_unknown_api_paths_answer_in_json(client, alegre):
     r = client.get("/api/v1/nao-existe/")
     assert r.status_code == 404 and r.json()["errors"]["detail"]
     assert client.get("/pagina-que-nao-existe/")["Content-Type"].startswith("text/html")
+
+
+def test_stands_page_belongs_to_the_transparency_section(alegre, client):
+    """Breadcrumbs and the section's tabs, the stands tab marked as the current page."""
+    body = client.get(client.get("/transparencia/pontos/")["Location"]).content.decode()
+    trail = body[body.index('aria-label="Trilha de navegação"'):body.index('aria-label="Dados públicos"')]
+    assert 'href="/transparencia/">Transparência</a>' in trail and 'aria-current="page">Pontos de táxi</li>' in trail
+    tabs = body[body.index('aria-label="Dados públicos"'):]
+    tabs = tabs[:tabs.index("</nav>")]
+    assert 'href="/transparencia/vagas/"' in tabs and 'href="/transparencia/estatisticas/"' in tabs
+    assert 'active" aria-current="page" href="/pontos/">Pontos de táxi' in tabs
+    for url, label in (("/transparencia/vagas/", "Vagas"), ("/transparencia/estatisticas/", "Estatísticas")):
+        page = client.get(url).content.decode()
+        assert f'aria-current="page">{label}</li>' in page and 'href="/transparencia/">Transparência</a>' in page
