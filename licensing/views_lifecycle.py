@@ -203,10 +203,11 @@ class RequestNewView(RoleRequiredMixin, View):
 
     def _render(self, request, auth, kind, form, status=200):
         pack = regulation.current()
-        available = dict(svc.request_kinds_available(pack, auth))
+        provided = kind in dict(svc.request_kinds_provided(pack, auth))
+        refusal = svc.request_refusal(pack, auth, kind) if provided else None
         return render(request, self.template_name, {
             "authorization": auth, "kind": kind, "kind_label": RequestKind(kind).label, "form": form,
-            "available": kind in available, "pack": pack,
+            "available": provided, "refusal": str(refusal) if refusal else "", "pack": pack,
         }, status=status)
 
     def get(self, request, pk: int, kind: str):
