@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
 
@@ -247,6 +248,7 @@ class ActionView(RoleRequiredMixin, View):
     title = ""
     template_name = "enforcement/action.html"
     holder_only = False
+    parent = ("Autos de infração", "enforcement:list")  # first breadcrumb: the list the user came from
 
     def get_infraction(self, request, pk):
         inf = selectors.infraction_for(request.user, pk)
@@ -259,6 +261,10 @@ class ActionView(RoleRequiredMixin, View):
         ctx.update(form=form, title=self.title, multipart=any(isinstance(f, forms.MultipleFileField)
                                                               for f in form.fields.values()))
         ctx.update(self.extra_context(inf))
+        label, url_name = self.parent
+        ctx["crumbs"] = [(label, reverse(url_name)),
+                         (f"Auto nº {inf.number}", reverse("enforcement:detail", kwargs={"pk": inf.pk})),
+                         (self.title, None)]
         return render(request, self.template_name, ctx, status=status)
 
     def extra_context(self, inf) -> dict:
@@ -287,6 +293,7 @@ class NotifyView(ActionView):
     roles = CLERK_ROLES
     form_class = forms.NoticeForm
     title = "Registrar a notificação da autuação"
+    parent = ("Notificar autos", "enforcement:notice-queue")
 
     def perform(self, request, inf, d):
         inf = services.infraction_notify(actor=request.user, infraction=inf, acknowledged_on=d["acknowledged_on"],
@@ -300,6 +307,7 @@ class DefenseView(ActionView):
     roles = (Role.APPLICANT,)
     form_class = forms.PieceForm
     title = "Apresentar defesa prévia"
+    parent = ("Meus autos", "enforcement:mine")
     holder_only = True
 
     def extra_context(self, inf) -> dict:
@@ -323,6 +331,7 @@ class AppealView(ActionView):
     roles = (Role.APPLICANT,)
     form_class = forms.PieceForm
     title = "Interpor recurso"
+    parent = ("Meus autos", "enforcement:mine")
     holder_only = True
 
     def extra_context(self, inf) -> dict:
@@ -347,6 +356,7 @@ class JudgeView(ActionView):
     roles = JUDGE_ROLES
     form_class = forms.JudgeForm
     title = "Julgar o auto de infração"
+    parent = ("Fila de julgamento", "enforcement:queue")
 
     def extra_context(self, inf) -> dict:
         try:
@@ -363,6 +373,7 @@ class AppealJudgeView(ActionView):
     roles = JUDGE_ROLES
     form_class = forms.AppealJudgeForm
     title = "Julgar o recurso"
+    parent = ("Fila de julgamento", "enforcement:queue")
 
     def perform(self, request, inf, d):
         appeal = services.appeal_judge(actor=request.user, infraction=inf, granted=d["granted"], grounds=d["grounds"])
@@ -373,6 +384,7 @@ class CancelView(ActionView):
     roles = JUDGE_ROLES
     form_class = forms.CancelForm
     title = "Cancelar o auto de infração"
+    parent = ("Fila de julgamento", "enforcement:queue")
 
     def perform(self, request, inf, d):
         services.infraction_cancel(actor=request.user, infraction=inf, reason=d["reason"])

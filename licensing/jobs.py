@@ -33,6 +33,7 @@ from licensing.selectors import count_current_grants
 from portal import regulation
 from portal.models import AuditEntry, JobRun, Notification
 from portal.notifications import DISPATCH_ONE_BY_ONE, Notice, dispatch_pending, notify_many
+from portal.numbers import thousands
 from portal.roles import Role
 
 CHUNK = 2000
@@ -627,7 +628,7 @@ def check_quotas(job_name: str | None = None) -> int:
         if not state.exceeded:
             continue
         line = (f"{state.label}: {state.current} outorgas vigentes para {state.slots} vagas "
-                f"(população {state.population}; {state.legal_basis}).")
+                f"(população {thousands(state.population)}; {state.legal_basis}).")
         lines.append(line)
         prescription = ""
         if ranking is not None and "renewal_first" in (ranking.value or []):

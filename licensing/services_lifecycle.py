@@ -492,7 +492,7 @@ CLEANERS = {
 MULTIPLE_OPEN_KINDS = (RequestKind.AUXILIARY_ADD, RequestKind.AUXILIARY_REREGISTRATION)
 
 
-def request_kinds_available(pack, authorization: Authorization) -> list[tuple[str, str]]:
+def request_kinds_provided(pack, authorization: Authorization) -> list[tuple[str, str]]:
     """The kinds of request this pack provides for (others are refused with the article)."""
     m = authorization.modality
     out = []
@@ -515,6 +515,69 @@ def request_kinds_available(pack, authorization: Authorization) -> list[tuple[st
     return out
 
 
+def _filing_state(auth: Authorization) -> dict:
+    """What the refusals below look at, in a fixed number of queries whatever the grant holds."""
+    filed = list(LifecycleRequest.objects.filter(authorization=auth, status=RequestStatus.FILED)
+                 .values_list("kind", "data"))
+    return {
+        "filed_kinds": {kind for kind, _ in filed},
+        "filed_adds": sum(1 for kind, _ in filed if kind == RequestKind.AUXILIARY_ADD),
+        "reregistering": {(data or {}).get("auxiliary") for kind, data in filed
+                          if kind == RequestKind.AUXILIARY_REREGISTRATION},
+        "auxiliaries": set(AuxiliaryDriver.objects.filter(authorization=auth, status=AuxiliaryStatus.ACTIVE)
+                           .values_list("pk", flat=True)),
+    }
+
+
+def _refusal(pack, auth: Authorization, kind: str, state: dict, today: date) -> Exception | None:
+    if kind not in MULTIPLE_OPEN_KINDS and kind in state["filed_kinds"]:
+        return InvalidTransition("Já há um pedido deste tipo em análise para esta autorização.", field="kind")
+    if kind not in dict(request_kinds_provided(pack, auth)):
+        return None  # the cleaner refuses it with the article that leaves it out
+    m = auth.modality
+    if kind == RequestKind.AUXILIARY_ADD:
+        return auxiliary_limit_violation(current=len(state["auxiliaries"]) + state["filed_adds"],
+                                         max_param=pack.param("auxiliary.max", m))
+    if kind in (RequestKind.AUXILIARY_REMOVE, RequestKind.AUXILIARY_REREGISTRATION) and not state["auxiliaries"]:
+        what = "excluir" if kind == RequestKind.AUXILIARY_REMOVE else "recadastrar"
+        return RuleViolation("auxiliary_none", f"Esta autorização não tem condutor auxiliar ativo: não há quem {what}.",
+                             field="kind", conflict=True)
+    if kind == RequestKind.AUXILIARY_REREGISTRATION and state["auxiliaries"] <= state["reregistering"]:
+        return RuleViolation("reregistration_pending", "O recadastramento de cada condutor auxiliar já está em análise.",
+                             pack.param("auxiliary.yearly_reregistration", m).legal_basis, field="kind", conflict=True)
+    if kind == RequestKind.LEAVE and LeaveOfAbsence.objects.filter(
+        authorization=auth, status__in=[LeaveStatus.ACTIVE, LeaveStatus.OVERDUE]
+    ).exists():
+        basis = next((p.legal_basis for k in LEAVE_KEYS.values() if (p := pack.param(k, m))), "")
+        return RuleViolation("leave_open", "Já há um afastamento em curso: registre o retorno antes de pedir outro.",
+                             basis, field="kind", conflict=True)
+    if kind == RequestKind.PREPOSTO and Preposto.objects.filter(authorization=auth, ended_on__isnull=True).exists():
+        return RuleViolation("preposto_exists", "Esta autorização já tem preposto constituído.",
+                             pack.param("preposto.allowed_on_invalidity", m).legal_basis, conflict=True)
+    if kind == RequestKind.COMPLIANCE_PROOF:
+        filing = compliance_filing(param=pack.param("grant.yearly_compliance_proof", m), valid_from=auth.valid_from,
+                                   valid_until=auth.valid_until, proven_years=_compliance_proven_years(auth, None),
+                                   filed_on=today)
+        return filing if isinstance(filing, RuleViolation) else None
+    return None
+
+
+def request_refusal(pack, authorization: Authorization, kind: str) -> Exception | None:
+    """Why a request of this kind cannot be filed on this grant today, whatever its data: one
+    of the same kind already in analysis, no auxiliary to remove, a leave already running…
+    None when it can be filed (what the law leaves out is refused when filed, with the article)."""
+    return _refusal(pack, authorization, kind, _filing_state(authorization), pack.today())
+
+
+def request_kinds_available(pack, authorization: Authorization) -> list[tuple[str, str]]:
+    """The requests the holder can file now: provided by the pack and not refused by the state
+    of the grant (request_file refuses the others too)."""
+    state = _filing_state(authorization)
+    today = pack.today()
+    return [(kind, label) for kind, label in request_kinds_provided(pack, authorization)
+            if _refusal(pack, authorization, kind, state, today) is None]
+
+
 # --- filing ---------------------------------------------------------------------------
 @transaction.atomic
 def request_file(*, actor, authorization: Authorization, kind: str, data: dict) -> LifecycleRequest:
@@ -525,12 +588,11 @@ def request_file(*, actor, authorization: Authorization, kind: str, data: dict) 
     if not _is_current(auth):
         raise InvalidTransition(f"A autorização nº {auth.number} está {auth.get_status_display()}: "
                                 "não aceita novos pedidos.")
-    if LifecycleRequest.objects.filter(authorization=auth, kind=kind, status=RequestStatus.FILED).exclude(
-        kind=RequestKind.AUXILIARY_ADD
-    ).exists():
-        raise InvalidTransition("Já há um pedido deste tipo em análise para esta autorização.", field="kind")
     pack = regulation.current()
     today = pack.today()
+    refusal = request_refusal(pack, auth, kind)
+    if refusal is not None:
+        raise refusal
     clean, basis = CLEANERS[kind](pack, auth, data or {}, today, None)
     req = LifecycleRequest.objects.create(
         protocol=protocol_number(today.year), authorization=auth, kind=kind, data=clean, filed_on=today,
@@ -1080,6 +1142,8 @@ __all__ = [
     "request_decide",
     "request_file",
     "request_kinds_available",
+    "request_kinds_provided",
+    "request_refusal",
     "request_record_inspection",
     "stand_assign",
     "stand_assignment_end",

@@ -203,10 +203,11 @@ class RequestNewView(RoleRequiredMixin, View):
 
     def _render(self, request, auth, kind, form, status=200):
         pack = regulation.current()
-        available = dict(svc.request_kinds_available(pack, auth))
+        provided = kind in dict(svc.request_kinds_provided(pack, auth))
+        refusal = svc.request_refusal(pack, auth, kind) if provided else None
         return render(request, self.template_name, {
             "authorization": auth, "kind": kind, "kind_label": RequestKind(kind).label, "form": form,
-            "available": kind in available, "pack": pack,
+            "available": provided, "refusal": str(refusal) if refusal else "", "pack": pack,
         }, status=status)
 
     def get(self, request, pk: int, kind: str):
@@ -346,6 +347,8 @@ class PublicStandsView(TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["stands"] = list(sel.stands_with_occupancy())
+        # Part of the transparency section (/transparencia/pontos/ leads here): same tabs, same trail.
+        ctx["crumbs"] = [("Transparência", reverse("public-transparency")), ("Pontos de táxi", None)]
         return ctx
 
 

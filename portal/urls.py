@@ -42,6 +42,7 @@ urlpatterns = [
     path("privacidade/", TemplateView.as_view(template_name="portal/privacy.html"), name="privacy"),
     path("healthz/", views.healthz, name="healthz"),
     path("robots.txt", views.robots, name="robots"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("", include("licensing.urls")),

@@ -9,8 +9,9 @@ from django.contrib.auth import login
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.db import connection
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
@@ -170,6 +171,15 @@ def healthz(request):
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+def favicon(request):
+    """/favicon.ico, asked for by browsers whatever the page says: the SVG icon in static/.
+
+    A temporary redirect: the static name carries the file's hash, which changes on deploy."""
+    response = HttpResponseRedirect(static("img/favicon.svg"))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 def robots(request):

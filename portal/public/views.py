@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.paginator import Paginator
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.http import urlencode
 from django.views import View
 
@@ -16,6 +17,13 @@ MONTH_ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "ou
 
 def _vary(pack) -> str:
     return f"{pack.municipality_id}|{pack.version}|{pack.today()}"
+
+
+def section_crumbs(label: str | None = None) -> list[tuple[str, str | None]]:
+    """Breadcrumbs of the transparency section (its pages share the tabs of public/_nav.html)."""
+    if label is None:
+        return [("Transparência", None)]
+    return [("Transparência", reverse("public-transparency")), (label, None)]
 
 
 def _too_many(request):
@@ -131,6 +139,7 @@ class TransparencyView(View):
             "modalities": [(m, pack.modality_label(m)) for m in selectors.modalities(pack)],
             "querystring": urlencode(filters),
             "total": page_obj.paginator.count,
+            "crumbs": section_crumbs(),
         }
         return render(request, "public/transparency.html", ctx)
 
@@ -142,7 +151,8 @@ class QuotasView(View):
         pack = regulation.current()
         response = cached_page(
             request,
-            lambda: render(request, "public/quotas.html", {"quotas": selectors.quotas(pack)}),
+            lambda: render(request, "public/quotas.html", {"quotas": selectors.quotas(pack),
+                                                             "crumbs": section_crumbs("Vagas")}),
             timeout=300,
             vary=f"{_vary(pack)}|{selectors.grants_fingerprint()}",
         )
@@ -192,6 +202,7 @@ class StatisticsView(View):
                 (status_labels[i], [status_series[n][i] for n in status_series])
                 for i in range(len(statuses))
             ],
+            "crumbs": section_crumbs("Estatísticas"),
             "averages": [
                 (pack.modality_label(m), averages.get(m)) for m in selectors.modalities(pack)
             ],

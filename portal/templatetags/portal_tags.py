@@ -7,6 +7,8 @@ from django import forms, template
 from django.utils import timezone
 from django.utils.html import format_html
 
+from portal.numbers import thousands
+
 register = template.Library()
 
 # One badge vocabulary across the portal (text, never colour alone).
@@ -64,12 +66,14 @@ def money(value) -> str:
         return ""
     amount = Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     integer, _, cents = f"{abs(amount):.2f}".partition(".")
-    groups = []
-    while integer:
-        groups.insert(0, integer[-3:])
-        integer = integer[:-3]
     sign = "-" if amount < 0 else ""
-    return f"{sign}R$ {'.'.join(groups)},{cents}"
+    return f"{sign}R$ {thousands(int(integer))},{cents}"
+
+
+@register.filter
+def number(value) -> str:
+    """A whole number with the Brazilian thousands separator: 15.310 (not 15310, not 15,310)."""
+    return thousands(value)
 
 
 @register.filter

@@ -85,6 +85,15 @@
     region.appendChild(source);
   }
 
+  // The short total beside the inputs (phones); not a live region: #fare-result announces.
+  function peek(total) {
+    var box = document.getElementById("fare-peek");
+    var value = document.getElementById("fare-peek-total");
+    if (!box || !value) { return; }
+    value.textContent = total === null ? "" : brl(total);
+    box.hidden = total === null;
+  }
+
   function toggleBus(form) {
     var modality = form.querySelector("[name='modality']");
     form.querySelectorAll("[data-only-for]").forEach(function (box) {
@@ -125,11 +134,13 @@
           clearErrors(form);
           if (result[0] === 200) {
             render(region, result[1]);
+            peek(result[1].total);
             if (window.history && window.history.replaceState) {
               window.history.replaceState(null, "", "?" + params.toString());
             }
           } else if (result[1] && result[1].errors) {
             showErrors(form, result[1].errors);
+            peek(null);
             region.textContent = "";
             region.appendChild(el("h2", { id: "result-title", "class": "h4" }, "Valor da corrida"));
             region.appendChild(el("p", { "class": "text-muted" }, "Corrija o campo destacado para ver o valor."));

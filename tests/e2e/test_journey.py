@@ -97,3 +97,20 @@ def test_clerk_job_pages_are_accessible(site, axe_page):
     axe_page.get_by_role("link", name="Veículos na idade máxima").first.click()
     axe_page.wait_for_url("**/tarefas/veiculos-idade-maxima/")
     assert run_axe(axe_page) == []
+
+
+def test_phone_sees_the_fare_change_beside_the_km_field(site, browser):
+    context = browser.new_context(locale="pt-BR", viewport={"width": 390, "height": 844}, is_mobile=True)
+    tab = context.new_page()
+    try:
+        tab.goto(site + "/tarifas/")
+        peek = tab.locator("#fare-peek")
+        assert not peek.is_visible()
+        tab.fill("#id_km", "10")
+        peek.wait_for(state="visible")
+        assert "R$" in peek.inner_text()
+        box, km = peek.bounding_box(), tab.locator("#id_km").bounding_box()
+        assert 0 <= box["y"] - (km["y"] + km["height"]) < 150 and box["y"] + box["height"] <= 844  # right below, in view
+        assert tab.locator("#fare-result").get_attribute("aria-live") == "polite"
+    finally:
+        context.close()

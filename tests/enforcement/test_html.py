@@ -255,3 +255,14 @@ def test_periodic_tasks_run_through_celery_and_record_the_run(alegre, grant, age
     assert tasks.close_defense_windows.delay().get() == 0
     assert tasks.close_appeal_windows.delay().get() == 0 and tasks.lift_ended_suspensions.delay().get() == 0
     assert JobRun.objects.filter(name="enforcement_close_defense_windows").count() == 2
+
+
+def test_judgement_page_has_breadcrumbs_back_to_the_queue_and_the_auto(web, alegre, grant, agent, clerk, judge):
+    inf, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
+                                       occurred_at=timezone.now() - timedelta(days=1), location="x", description="y")
+    services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=alegre.today())
+    body = web(judge).get(reverse("enforcement:judge", args=[inf.pk])).content.decode()
+    trail = body[body.index('aria-label="Trilha de navegação"'):body.index("</nav>", body.index("Trilha de navegação"))]
+    assert f'href="{reverse("enforcement:queue")}">Fila de julgamento</a>' in trail
+    assert f'href="{reverse("enforcement:detail", args=[inf.pk])}">Auto nº {inf.number}</a>' in trail
+    assert 'aria-current="page">Julgar o auto de infração</li>' in trail

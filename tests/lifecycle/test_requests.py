@@ -392,3 +392,66 @@ def test_alegre_auxiliary_removal_has_no_deadline(alegre, applicant, clerk, api)
     assert decide(api, clerk, r.json()["id"]).status_code == 200
     aux.refresh_from_db()
     assert aux.status == AuxiliaryStatus.REMOVED
+
+
+# --- what the holder is offered ----------------------------------------------------------
+def _offered(pack, auth) -> set[str]:
+    from licensing.services_lifecycle import request_kinds_available
+
+    return {kind for kind, _ in request_kinds_available(pack, auth)}
+
+
+def test_removal_and_reregistration_are_offered_only_with_an_active_auxiliary(alegre, applicant, clerk, api, web):
+    auth, _ = grant(applicant)
+    assert {"auxiliary_add", "renunciation"} <= _offered(alegre, auth)
+    assert not {"auxiliary_remove", "aux_reregistration"} & _offered(alegre, auth)
+    page = web(applicant).get("/minha-autorizacao/").content.decode()
+    assert "Exclusão de condutor auxiliar" not in page and "Inclusão de condutor auxiliar" in page
+    r = file(api, applicant, auth, "auxiliary_remove", {"auxiliary": 1, "left_on": alegre.today().isoformat()})
+    assert r.status_code == 409 and r.json()["rule"]["code"] == "auxiliary_none"  # the service refuses it too
+    form = web(applicant).get(f"/minha-autorizacao/{auth.pk}/pedidos/novo/auxiliary_remove/").content.decode()
+    assert "não pode ser feito agora" in form and "não tem condutor auxiliar ativo" in form
+
+    _with_auxiliary(api, applicant, clerk, auth)
+    assert {"auxiliary_remove", "aux_reregistration"} <= _offered(alegre, auth)
+    assert "Exclusão de condutor auxiliar" in web(applicant).get("/minha-autorizacao/").content.decode()
+
+
+def test_a_request_already_in_analysis_is_not_offered_again(itagiba, applicant, api):
+    auth, _ = grant(applicant)
+    assert "renunciation" in _offered(itagiba, auth)
+    assert file(api, applicant, auth, "renunciation", {"reason": "Mudança de cidade."}).status_code == 201
+    assert "renunciation" not in _offered(itagiba, auth)
+    again = file(api, applicant, auth, "renunciation", {"reason": "De novo."})
+    assert again.status_code == 409
+
+
+def test_no_second_leave_while_one_runs_and_no_auxiliary_beyond_the_limit(arapora, applicant, clerk, api):
+    auth, _ = grant(applicant)
+    assert "leave" in _offered(arapora, auth)
+    r = file(api, applicant, auth, "leave", {"reason": "theft", "starts_on": arapora.today().isoformat(), "days": 10})
+    decide(api, clerk, r.json()["id"])
+    assert LeaveOfAbsence.objects.get(authorization=auth).status == LeaveStatus.ACTIVE
+    assert "leave" not in _offered(arapora, auth)
+    again = file(api, applicant, auth, "leave", {"reason": "accident", "starts_on": "", "days": ""})
+    assert again.status_code == 409 and again.json()["rule"]["code"] == "leave_open"  # whatever the data
+
+
+def test_auxiliary_add_is_not_offered_at_the_limit(itagiba, applicant, api):
+    auth, _ = grant(applicant)
+    assert file(api, applicant, auth, "auxiliary_add", aux_data(cnh_category="B")).status_code == 201  # 1 allowed
+    assert "auxiliary_add" not in _offered(itagiba, auth)
+
+
+def test_reregistration_of_two_auxiliaries_can_be_in_analysis_together(alegre, applicant, clerk, api):
+    auth, _ = grant(applicant)
+    _with_auxiliary(api, applicant, clerk, auth)
+    decide(api, clerk, file(api, applicant, auth, "auxiliary_add", aux_data(cnh_category="D")).json()["id"])
+    first, second = AuxiliaryDriver.objects.filter(authorization=auth, status=AuxiliaryStatus.ACTIVE).order_by("pk")
+    docs = [d["code"] for d in alegre.documents("taxi", "renewal", applies_to="auxiliary")]
+    r = file(api, applicant, auth, "aux_reregistration", {"auxiliary": first.pk, "documents": docs})
+    assert r.status_code == 201, r.json()
+    assert "aux_reregistration" in _offered(alegre, auth)  # the second one still can
+    r = file(api, applicant, auth, "aux_reregistration", {"auxiliary": second.pk, "documents": docs})
+    assert r.status_code == 201, r.json()
+    assert "aux_reregistration" not in _offered(alegre, auth)

@@ -280,6 +280,7 @@ def test_quota_exceeded_flags_once_per_state(load_pack, clerk, monkeypatch):
     assert tasks.check_quotas() == 1
     note = Notification.objects.get(recipient=clerk)
     assert "Táxi" in note.subject and "2 outorgas vigentes para 1 vagas" in note.body
+    assert "(população 1.999;" in note.body
     assert "art. 17, §6" in note.body  # what the pack prescribes: the ranking of renewals
     run = JobRun.objects.filter(name="licensing.quota_check").latest("id")
     assert "2 outorgas vigentes para 1 vagas" in run.detail and run.changed == 1

@@ -21,6 +21,7 @@ ROWS = [
     Row("privacy", everyone(200)),
     Row("healthz", everyone(200)),
     Row("robots", everyone(200)),
+    Row("favicon", everyone(302)),
     Row("api-token", everyone(400), method="post", api=True, data=lambda w: {}),
     Row("api-signup", everyone(400), method="post", api=True, data=lambda w: {"cpf": "123"}),
     Row("api-me", {"anonymous": 401, "*": 200}, api=True),

@@ -143,6 +143,6 @@ def test_load_regulation_says_what_it_did(db):
     assert "sem mudanças;" in run("alegre")
     assert "criado" in run("itagiba")
     switched = run("alegre")  # back to a pack already stored: it becomes the active one
-    assert "passou a ser o pacote ativo" in switched and "população 29177" in switched
+    assert "passou a ser o pacote ativo" in switched and "população 29.177" in switched
     assert "atualizado" in run("alegre", "--population", "30000")
-    assert "população 30000" in run("alegre") and regulation.current().population == 30000
+    assert "população 30.000" in run("alegre") and regulation.current().population == 30000

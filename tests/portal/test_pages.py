@@ -37,3 +37,15 @@ def test_home_shows_municipality_and_entry_points(client, alegre):
 def test_law_page_has_linkable_articles(client, alegre):
     body = client.get(reverse("law", kwargs={"key": alegre.laws[0]["key"]})).content.decode()
     assert 'id="art-1"' in body and 'id="art-27"' in body
+
+
+def test_favicon_is_an_svg_linked_from_every_page_and_favicon_ico_does_not_404(client, alegre):
+    from django.templatetags.static import static
+
+    icon = static("img/favicon.svg")
+    assert f'<link rel="icon" href="{icon}" type="image/svg+xml">' in client.get("/").content.decode()
+    assert f'href="{icon}"' in client.get("/pagina-que-nao-existe/").content.decode()  # error pages too
+    r = client.get("/favicon.ico")
+    assert r.status_code == 302 and r["Location"] == icon
+    svg = b"".join(client.get(icon).streaming_content)
+    assert svg.startswith(b"<svg") and b"<script" not in svg.lower()  # the CSP allows no inline script

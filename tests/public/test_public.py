@@ -338,3 +338,36 @@ def test_unknown_api_paths_answer_in_json(client, alegre):
     r = client.get("/api/v1/nao-existe/")
     assert r.status_code == 404 and r.json()["errors"]["detail"]
     assert client.get("/pagina-que-nao-existe/")["Content-Type"].startswith("text/html")
+
+
+def test_stands_page_belongs_to_the_transparency_section(alegre, client):
+    """Breadcrumbs and the section's tabs, the stands tab marked as the current page."""
+    body = client.get(client.get("/transparencia/pontos/")["Location"]).content.decode()
+    trail = body[body.index('aria-label="Trilha de navegação"'):body.index('aria-label="Dados públicos"')]
+    assert 'href="/transparencia/">Transparência</a>' in trail and 'aria-current="page">Pontos de táxi</li>' in trail
+    tabs = body[body.index('aria-label="Dados públicos"'):]
+    tabs = tabs[:tabs.index("</nav>")]
+    assert 'href="/transparencia/vagas/"' in tabs and 'href="/transparencia/estatisticas/"' in tabs
+    assert 'active" aria-current="page" href="/pontos/">Pontos de táxi' in tabs
+    for url, label in (("/transparencia/vagas/", "Vagas"), ("/transparencia/estatisticas/", "Estatísticas")):
+        page = client.get(url).content.decode()
+        assert f'aria-current="page">{label}</li>' in page and 'href="/transparencia/">Transparência</a>' in page
+
+
+def test_quotas_page_writes_population_the_brazilian_way_and_the_year_once(itagiba, client):
+    page = client.get("/transparencia/vagas/").content.decode()
+    assert "15.310" in page and "15310" not in page
+    assert "1.000" in page  # inhabitants per taxi slot
+    assert "IBGE, Censo Demográfico 2022<" in page and "2022 (2022)" not in page
+    regulation.load_pack("itagiba", population=40000)  # set by the administrator: the year says when
+    page = client.get("/transparencia/vagas/").content.decode()
+    assert "40.000" in page and f"informada pelo administrador ({regulation.current().population_year})" in page
+
+
+@pytest.mark.parametrize("value,shown", [(15310, "15.310"), (999, "999"), (1000, "1.000"), (-1234567, "-1.234.567"),
+                                         ("29177", "29.177"), (None, ""), ("—", "—")])
+def test_number_filter_groups_thousands_with_a_dot(value, shown):
+    from portal.templatetags.portal_tags import money, number
+
+    assert number(value) == shown
+    assert money(1234567.891) == "R$ 1.234.567,89"  # money groups the same way

@@ -485,3 +485,13 @@ def test_bandeira_2_boundary_in_local_time_from_any_offset(itagiba_db, client, a
     r = client.get(QUOTE + f"?modality=taxi&km=10&at={at}")
     assert r.status_code == 200, r.content
     assert r.json()["flag"] == flag
+
+
+def test_calculator_total_is_shown_beside_the_inputs_for_phones(alegre_db, client):
+    """Without JavaScript too: the total right after the km field, the full result still below."""
+    body = client.get("/tarifas/", {"modality": "taxi", "km": "10", "date": "2026-11-29", "time": "22:30"}).content.decode()
+    km, peek, date_field = body.index('name="km"'), body.index('id="fare-peek"'), body.index('name="date"')
+    assert km < peek < date_field and body.index("R$ 30,99", peek) < date_field
+    assert 'href="#fare-result"' in body[peek:date_field]
+    empty = client.get("/tarifas/").content.decode()
+    assert '<p class="fare-peek d-lg-none" id="fare-peek" hidden>' in empty  # nothing to show yet

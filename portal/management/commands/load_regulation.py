@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from portal import regulation
+from portal.numbers import thousands
 
 
 class Command(BaseCommand):
@@ -30,7 +31,7 @@ class Command(BaseCommand):
             state += "; passou a ser o pacote ativo"
         self.stdout.write(
             self.style.SUCCESS(
-                f"Pacote {pack} ({active.display_name}) {state}; ativo; população {active.population}; "
+                f"Pacote {pack} ({active.display_name}) {state}; ativo; população {thousands(active.population)}; "
                 f"{result.changed_params} parâmetro(s) alterado(s)."
             )
         )
