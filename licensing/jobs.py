@@ -627,7 +627,8 @@ def check_quotas(job_name: str | None = None) -> int:
     for state in quota_states():
         if not state.exceeded:
             continue
-        line = (f"{state.label}: {state.current} outorgas vigentes para {state.slots} vagas "
+        line = (f"{state.label}: {state.current} outorga{'s' if state.current != 1 else ''} "
+                f"vigente{'s' if state.current != 1 else ''} para {state.slots} vaga{'s' if state.slots != 1 else ''} "
                 f"(população {thousands(state.population)}; {state.legal_basis}).")
         lines.append(line)
         prescription = ""

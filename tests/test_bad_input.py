@@ -18,6 +18,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from tests import test_permission_matrix as matrix
+from tests.enforcement.helpers import at as enforcement_at
 from tests.matrix import LOGIN
 
 # The permission matrix's world (one object of each kind, built once per module) and its rows.
@@ -431,7 +432,7 @@ def test_double_submit_application_flow(world_and_personas, api):
 
 
 def test_double_submit_infraction_flow(world_and_personas, api):
-    from datetime import datetime, time, timedelta
+    from datetime import timedelta
 
     from enforcement.models import Infraction
     from tests.factories import VehicleFactory, issue_authorization
@@ -445,7 +446,7 @@ def test_double_submit_infraction_flow(world_and_personas, api):
     code = api(agent).get("/api/v1/infractions/catalogue/").json()
     code = (code[0] if isinstance(code, list) else code["results"][0])["code"]
     body = {"plate": vehicle.plate, "infraction_code": code,
-            "occurred_at": datetime.combine(pack.today(), time(10), tzinfo=pack.tz).isoformat(),
+            "occurred_at": enforcement_at(pack.today()),
             "location": "Praça", "description": "Constatado.", "driver_cpf": "", "alvara_retained": False,
             "idempotency_key": "envio-1"}
     first = api(agent).post("/api/v1/infractions/", body, format="json")

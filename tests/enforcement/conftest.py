@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import timedelta
 
 import pytest
 
 from portal import regulation
+from tests.enforcement.helpers import at
 from tests.factories import VehicleFactory, issue_authorization
-
-
-def at(day, hour=10) -> str:
-    """ISO datetime with the municipality's offset for a local date."""
-    tz = regulation.current().tz
-    return datetime.combine(day, time(hour, 0), tzinfo=tz).isoformat()
 
 
 @pytest.fixture

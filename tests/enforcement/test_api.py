@@ -13,7 +13,7 @@ from licensing.selectors import active_bar
 from portal import regulation
 from portal.models import AuditEntry
 from tests.conftest import CPF_CAROL, make_user
-from tests.enforcement.conftest import at
+from tests.enforcement.helpers import at
 from tests.factories import VehicleFactory, issue_authorization
 
 pytestmark = pytest.mark.django_db

@@ -279,11 +279,11 @@ def test_quota_exceeded_flags_once_per_state(load_pack, clerk, monkeypatch):
     issue_authorization()
     assert tasks.check_quotas() == 1
     note = Notification.objects.get(recipient=clerk)
-    assert "Táxi" in note.subject and "2 outorgas vigentes para 1 vagas" in note.body
+    assert "Táxi" in note.subject and "2 outorgas vigentes para 1 vaga " in note.body
     assert "(população 1.999;" in note.body
     assert "art. 17, §6" in note.body  # what the pack prescribes: the ranking of renewals
     run = JobRun.objects.filter(name="licensing.quota_check").latest("id")
-    assert "2 outorgas vigentes para 1 vagas" in run.detail and run.changed == 1
+    assert "2 outorgas vigentes para 1 vaga " in run.detail and run.changed == 1
     assert tasks.check_quotas() == 0
     assert Notification.objects.count() == 1
 
