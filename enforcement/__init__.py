@@ -7,7 +7,9 @@ Interpretations adopted (documented here and in the services that apply them):
   defense phase in the law) the notice sends the auto straight to awaiting_judgement and
   the holder is heard in the appeal. A julgador may judge once the auto is notified.
 - Deadlines in calendar days from the day after the event: the defense from the ciência,
-  the appeal from the decision (the holder is told in the portal and by e-mail that day).
+  the appeal from the decision (the holder is told in the portal and by e-mail that day), or
+  from the ciência of the notice of the autuação where the law says so
+  (``appeal.counted_from = "notice"``): then a late decision may leave no time to appeal.
 - Effects on the grant apply at the upheld decision where the appeal has no suspensive effect
   (``appeal.suspensive = false``, with the article in the pack; where a law is silent the pack
   follows the general rule of Lei 9.784/1999 art. 61), and an appeal that is granted undoes

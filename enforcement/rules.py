@@ -273,3 +273,12 @@ def second_instance_allowed(penalty_codes: list[str], allowed_codes: list[str] |
     """A further appeal to the Prefeito for penalties of groups D and E (Lei 724/2008 art. 25, §2)."""
     return bool(allowed_codes) and any(code in allowed_codes for code in penalty_codes)
 
+
+
+def appeal_deadline(*, decided_on: date, notice_on: date | None, days: int, counted_from, weekend_extends: bool) -> date:
+    """Last day to appeal: ``days`` counted from the decision, or — where the law counts the
+    appeal period from the ciência of the notice of the autuação (``appeal.counted_from =
+    "notice"``) — from that ciência, even when the decision comes later (then the period may
+    already be over on the day of the decision)."""
+    start = notice_on if (counted_from is not None and counted_from.value == "notice" and notice_on) else decided_on
+    return deadline(start, days, weekend_extends=weekend_extends)

@@ -410,8 +410,11 @@ def infraction_judge(*, actor, infraction: Infraction, upheld: bool, grounds: st
     if upheld:
         inf.penalty = penalty
         days = pack.value("appeal.days", modality)
-        inf.appeal_deadline = (rules.deadline(today, int(days), weekend_extends=bool(pack.value("deadlines.weekend_extends")))
-                               if days else None)
+        notice = getattr(inf, "notice", None)
+        inf.appeal_deadline = (rules.appeal_deadline(
+            decided_on=today, notice_on=notice.acknowledged_on if notice else None, days=int(days),
+            counted_from=pack.param("appeal.counted_from", modality),
+            weekend_extends=bool(pack.value("deadlines.weekend_extends"))) if days else None)
         inf.appeal_instance = 1
         _transition(inf, S.UPHELD, actor=actor, reason=grounds.strip(),
                     fields=["penalty", "appeal_deadline", "appeal_instance"],
@@ -426,7 +429,10 @@ def infraction_judge(*, actor, infraction: Infraction, upheld: bool, grounds: st
             _tell_holder(inf, f"Decisão — auto nº {inf.number} julgado procedente",
                          f"O auto nº {inf.number} foi julgado procedente. Penalidade: {', '.join(penalty['labels'])}"
                          + (f", multa de R$ {penalty['amount']}" if penalty.get("amount") else "")
-                         + f". Você pode recorrer até {inf.appeal_deadline:%d/%m/%Y}."
+                         + (f". Você pode recorrer até {inf.appeal_deadline:%d/%m/%Y}." if inf.appeal_deadline >= today
+                            else f". O prazo de recurso, contado da ciência da notificação da autuação "
+                                 f"({pack.basis('appeal.counted_from', modality)}), terminou em "
+                                 f"{inf.appeal_deadline:%d/%m/%Y}.")
                          + (" A suspensão ou cassação vale desde já: o recurso não a suspende "
                             f"({pack.basis('appeal.suspensive', modality)}); se ele for provido, ela é desfeita."
                             if effects.get("cassada") or effects.get("suspended_until") else ""), "upheld")

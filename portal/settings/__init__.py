@@ -233,7 +233,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "login": os.environ.get("THROTTLE_LOGIN", "60/min"),
         "verify": os.environ.get("THROTTLE_VERIFY", "120/min"),
-        "signup": os.environ.get("THROTTLE_SIGNUP", "60/hour"),
+        "signup": os.environ.get("THROTTLE_SIGNUP", "600/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

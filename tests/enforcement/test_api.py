@@ -87,7 +87,8 @@ def test_full_chain_alegre(api, alegre, applicant, grant, issue, chain):
     result = chain.judge(body["id"])
     assert result["status"] == "upheld"
     assert result["penalty"]["amount"] == "150.00" and result["penalty"]["multiplier"] == 1
-    assert result["appeal_deadline"] == (today + timedelta(days=30)).isoformat()
+    # art. 18, §7: 30 days from the ciência of the notice of the autuação (yesterday)
+    assert result["appeal_deadline"] == (today + timedelta(days=29)).isoformat()
     r = api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Reconsiderem."}, format="json")
     assert r.status_code == 201
     final = chain.judge_appeal(body["id"], granted=False)
@@ -257,12 +258,31 @@ def test_defense_on_the_last_day_accepted_next_day_refused(api, alegre, applican
         assert r.json()["rule"]["legal_basis"].endswith("art. 18, §4")
 
 
-@pytest.mark.parametrize("days_after,expected", [(30, 201), (31, 409)])
-def test_appeal_on_the_last_day_accepted_next_day_refused(api, alegre, applicant, grant, issue, chain, days_after, expected):
+@pytest.mark.parametrize("notice_days_ago,expected", [(30, 201), (31, 409)])
+def test_alegre_appeal_counted_from_the_notice_of_the_autuacao(api, alegre, applicant, grant, issue, chain,
+                                                                notice_days_ago, expected):
+    """Lei 3.703/2022 art. 18, §7: "30 dias a contar da ciência da notificação da autuação" —
+    day 30 after the ciência is in time, day 31 is late, whenever the decision came."""
     today = alegre.today()
-    body = issue(grant.vehicle.plate, "19-I", today - timedelta(days=1))
-    chain.notify(body["id"], today - timedelta(days=1))
-    chain.judge(body["id"])
+    notice_on = today - timedelta(days=notice_days_ago)
+    body = issue(grant.vehicle.plate, "19-I", notice_on - timedelta(days=1))
+    chain.notify(body["id"], notice_on)
+    result = chain.judge(body["id"])
+    assert result["appeal_deadline"] == (notice_on + timedelta(days=30)).isoformat()
+    r = api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Recorro."}, format="json")
+    assert r.status_code == expected, r.content
+    if expected == 409:
+        assert r.json()["rule"]["code"] == "appeal_deadline_passed"
+        assert r.json()["rule"]["legal_basis"].endswith("art. 18, §7")
+
+
+@pytest.mark.parametrize("days_after,expected", [(10, 201), (11, 409)])
+def test_arapora_appeal_counted_from_the_decision(api, arapora, applicant, grant, issue, chain, days_after, expected):
+    """Lei 724/2008 art. 25, §1: 10 days from the decision (the ciência long before does not count)."""
+    today = arapora.today()
+    body = issue(grant.vehicle.plate, "23-II", today - timedelta(days=41))
+    chain.notify(body["id"], today - timedelta(days=40))
+    assert chain.judge(body["id"])["appeal_deadline"] == (today + timedelta(days=10)).isoformat()
     inf = Infraction.objects.get(pk=body["id"])
     if expected == 201:
         services.appeal_file(actor=applicant, infraction=inf, text="No último dia", on=today + timedelta(days=days_after))
@@ -271,11 +291,7 @@ def test_appeal_on_the_last_day_accepted_next_day_refused(api, alegre, applicant
 
         with pytest.raises(RuleViolation) as exc:
             services.appeal_file(actor=applicant, infraction=inf, text="Tarde", on=today + timedelta(days=days_after))
-        assert exc.value.conflict and exc.value.legal_basis.endswith("art. 18, §7")
-    # and through the API, when the window really closed (decision 31 days ago)
-    Infraction.objects.filter(pk=inf.pk).update(appeal_deadline=today - timedelta(days=1), status="upheld")
-    r = api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "x"}, format="json")
-    assert r.status_code == 409 and r.json()["rule"]["code"] == "appeal_deadline_passed"
+        assert exc.value.conflict and "art. 25" in exc.value.legal_basis
 
 
 def test_holder_sees_own_autos_others_get_404(api, alegre, applicant, outsider, clerk, grant, issue):

@@ -147,3 +147,16 @@ def test_a_further_suspension_starts_after_the_one_being_served():
     assert rules.next_suspension_start(d, None) == d
     assert rules.next_suspension_start(d, d) == d + timedelta(days=1)  # last day still served
     assert rules.next_suspension_start(d, d - timedelta(days=1)) == d  # already over
+
+
+def test_appeal_deadline_from_the_decision_or_from_the_notice():
+    from portal.regulation import Param
+
+    notice = Param("appeal.counted_from", "notice", "Lei X, art. 18, §7", date(2000, 1, 1))
+    decided, noticed = date(2026, 11, 30), date(2026, 11, 1)
+    assert rules.appeal_deadline(decided_on=decided, notice_on=noticed, days=30, counted_from=None,
+                                 weekend_extends=False) == date(2026, 12, 30)
+    assert rules.appeal_deadline(decided_on=decided, notice_on=noticed, days=30, counted_from=notice,
+                                 weekend_extends=False) == date(2026, 12, 1)
+    assert rules.appeal_deadline(decided_on=decided, notice_on=None, days=30, counted_from=notice,
+                                 weekend_extends=False) == date(2026, 12, 30)
