@@ -18,6 +18,11 @@ from portal.validators import normalize_cpf, validate_cpf
 CPF_CHARACTERS = re.compile(r"\s*[\d.\-\s]+\s*")
 
 
+def _never_used(user) -> bool:
+    """An account the portal created on someone's behalf: no password, no e-mail, never signed in."""
+    return not user.has_usable_password() and user.last_login is None and not user.email
+
+
 @transaction.atomic
 def applicant_sign_up(
     *, cpf: str, name: str, email: str, password: str, birth_date: date | None = None, phone: str = ""
@@ -32,9 +37,11 @@ def applicant_sign_up(
         validate_cpf(digits)
     except ValidationError as exc:
         errors["cpf"] = exc.messages
-    if "cpf" not in errors and User.objects.filter(cpf=digits).exists():
+    existing = User.objects.select_for_update().filter(cpf=digits).first() if "cpf" not in errors else None
+    claim = existing is not None and _never_used(existing)
+    if existing is not None and not claim:
         errors["cpf"] = ["Já existe uma conta com este CPF. Entre com ele ou recupere a senha."]
-    if email and User.objects.filter(email__iexact=email).exists():
+    if email and User.objects.filter(email__iexact=email).exclude(pk=existing.pk if claim else None).exists():
         errors["email"] = ["Já existe uma conta com este e-mail."]
     if not name.strip():
         errors["name"] = ["Informe o nome completo."]
@@ -47,6 +54,16 @@ def applicant_sign_up(
         errors["birth_date"] = ["A data de nascimento deve estar no passado."]
     if errors:
         raise ValidationError(errors)
+    if claim:
+        # A person the portal registered for someone else's grant (an auxiliary driver named in an
+        # application) has an account with no password, never used: signing up completes it.
+        existing.email, existing.name, existing.birth_date, existing.phone = email, name.strip(), birth_date, phone or ""
+        existing.set_password(password)
+        existing.save()
+        existing.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
+        audit_log(actor=existing, obj=existing, action="account_claimed", to_state="active",
+                  reason="Cadastro concluído pela própria pessoa (conta criada como condutor auxiliar)")
+        return existing
     try:
         with transaction.atomic():
             user = User.objects.create_user(

@@ -218,3 +218,34 @@ def test_seed_demo_when_its_cpf_is_taken_and_the_groups_were_flushed(api, alegre
     assert demo.cpf is None and demo.check_password(settings.DEMO_PASSWORD)
     assert demo.groups.filter(name="requerente").exists()
     assert User.objects.get(cpf=demo_cpf).groups.filter(name="requerente").exists()
+
+
+@pytest.mark.django_db
+def test_an_auxiliary_registered_by_a_holder_signs_up_and_completes_the_account(api, itagiba):
+    """The portal creates an account (no password) for an auxiliary named in an application; the
+    person's own sign-up completes it instead of being refused, and a barred one stays barred."""
+    from datetime import date
+
+    from licensing.services import grant_bar_create
+
+    User = get_user_model()
+    person = User(username=CPF_CAROL, cpf=CPF_CAROL, name="Carol Auxiliar")
+    person.set_unusable_password()
+    person.save()
+    grant_bar_create(actor=None, person=person, until=date(2031, 11, 30), reason="Cassação", legal_basis="art. 19, §4")
+    response = api().post("/api/v1/accounts/", SIGNUP, format="json")
+    assert response.status_code == 201, response.json()
+    person.refresh_from_db()
+    assert person.check_password(SIGNUP["password"]) and person.email == SIGNUP["email"]
+    assert User.objects.filter(cpf=CPF_CAROL).count() == 1
+    assert AuditEntry.objects.filter(action="account_claimed", object_id=str(person.pk)).exists()
+    token = api().post("/api/v1/auth/token/", {"username": CPF_CAROL, "password": SIGNUP["password"]}, format="json")
+    assert token.status_code == 200
+    from tests.licensing.helpers import open_call, payload
+
+    open_call("taxi")
+    r = api(person).post("/api/v1/applications/", payload("taxi"), format="json")
+    assert r.status_code == 400 and r.json()["rule"]["code"] == "cassation.bar"
+    # once used, the account cannot be taken again by a sign-up
+    again = api().post("/api/v1/accounts/", {**SIGNUP, "email": "outra@example.org"}, format="json")
+    assert again.status_code == 400 and "cpf" in again.json()["errors"]
