@@ -359,10 +359,16 @@ class JudgeView(ActionView):
     parent = ("Fila de julgamento", "enforcement:queue")
 
     def extra_context(self, inf) -> dict:
+        pack = regulation.current()
+        ctx = {}
+        if inf.status == InfractionStatus.NOTIFIED and inf.defense_deadline and inf.defense_deadline >= pack.today():
+            ctx["defense_open_until"] = inf.defense_deadline  # the holder may still file a defense
+            ctx["defense_basis"] = pack.basis("defense.days", inf.modality or None)
         try:
-            return {"proposed_penalty": services.compute_penalty_for(inf)}
+            ctx["proposed_penalty"] = services.compute_penalty_for(inf)
         except RuleViolation as exc:
-            return {"penalty_error": str(exc)}
+            ctx["penalty_error"] = str(exc)
+        return ctx
 
     def perform(self, request, inf, d):
         judgement = services.infraction_judge(actor=request.user, infraction=inf, upheld=d["upheld"], grounds=d["grounds"])

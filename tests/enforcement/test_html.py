@@ -266,3 +266,14 @@ def test_judgement_page_has_breadcrumbs_back_to_the_queue_and_the_auto(web, aleg
     assert f'href="{reverse("enforcement:queue")}">Fila de julgamento</a>' in trail
     assert f'href="{reverse("enforcement:detail", args=[inf.pk])}">Auto nº {inf.number}</a>' in trail
     assert 'aria-current="page">Julgar o auto de infração</li>' in trail
+
+
+@pytest.mark.parametrize("notice_days_ago,warned", [(15, True), (16, False)])
+def test_judge_is_warned_while_the_defense_period_runs(web, alegre, judge, grant, issue, chain, notice_days_ago,
+                                                       warned):
+    """Lei 3.703/2022 art. 18, §4: 15 days of defense from the ciência — day 15 still open."""
+    today = alegre.today()
+    body = issue(grant.vehicle.plate, "19-I", today - timedelta(days=notice_days_ago + 1))
+    chain.notify(body["id"], today - timedelta(days=notice_days_ago))
+    page = web(judge).get(reverse("enforcement:judge", kwargs={"pk": body["id"]})).content.decode()
+    assert ("O prazo de defesa ainda corre" in page) is warned
