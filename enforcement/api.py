@@ -269,6 +269,28 @@ class AppealJudgeView(APIView):
                          "decision": appeal.number})
 
 
+class SuspensiveEffectSerializer(serializers.Serializer):
+    grounds = serializers.CharField(max_length=5000)
+
+
+class SuspensiveEffectView(APIView):
+    """POST /api/v1/infractions/{id}/appeal/suspensive-effect/ (julgador) — exceptionally give the
+    pending appeal suspensive effect: the decision's effects on the grant are undone until it is decided."""
+
+    permission_classes = [IsJudge]
+
+    @extend_schema(request=SuspensiveEffectSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        ser = SuspensiveEffectSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        inf = get_object_or_404(Infraction, pk=pk)
+        services.appeal_grant_suspensive_effect(actor=request.user, infraction=inf,
+                                                grounds=ser.validated_data["grounds"])
+        inf.refresh_from_db()
+        return Response({"status": inf.status, "suspensive_effect": True,
+                         "authorization_status": inf.authorization.status if inf.authorization else None})
+
+
 class CancelView(APIView):
     permission_classes = [IsJudge]
 

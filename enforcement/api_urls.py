@@ -11,6 +11,8 @@ urlpatterns = [
     path("infractions/<int:pk>/judge/", api.JudgeView.as_view(), name="api-infraction-judge"),
     path("infractions/<int:pk>/appeal/", api.AppealView.as_view(), name="api-infraction-appeal"),
     path("infractions/<int:pk>/appeal/judge/", api.AppealJudgeView.as_view(), name="api-infraction-appeal-judge"),
+    path("infractions/<int:pk>/appeal/suspensive-effect/", api.SuspensiveEffectView.as_view(),
+         name="api-infraction-suspensive-effect"),
     path("infractions/<int:pk>/cancel/", api.CancelView.as_view(), name="api-infraction-cancel"),
     path("infractions/<int:pk>/fine/pay/", api.FinePayView.as_view(), name="api-infraction-fine-pay"),
     path("infractions/<int:pk>/regularisation/", api.RegularisationView.as_view(), name="api-infraction-regularisation"),

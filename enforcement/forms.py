@@ -110,6 +110,11 @@ class AppealJudgeForm(FriendlyRequiredMixin, forms.Form):
     grounds = forms.CharField(label="Fundamentação", widget=forms.Textarea(attrs={"rows": 6}))
 
 
+class SuspensiveEffectForm(FriendlyRequiredMixin, forms.Form):
+    grounds = forms.CharField(label="Motivação (caráter excepcional)", max_length=5000,
+                              widget=forms.Textarea(attrs={"rows": 5}))
+
+
 class CancelForm(FriendlyRequiredMixin, forms.Form):
     reason = forms.CharField(label="Motivo do cancelamento", widget=forms.Textarea(attrs={"rows": 4}))
 

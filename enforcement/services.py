@@ -539,6 +539,33 @@ def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) 
     return appeal
 
 
+@transaction.atomic
+def appeal_grant_suspensive_effect(*, actor, infraction: Infraction, grounds: str) -> Infraction:
+    """Exceptionally, on request and with grounds, the authority gives the pending appeal
+    suspensive effect (the pack's ``appeal.suspensive`` basis; Lei 9.784/1999 art. 61, parágrafo
+    único): the decision's effects on the grant are undone until the appeal is decided, and apply
+    again if the decision becomes final."""
+    pack = regulation.current()
+    inf = _lock(infraction)
+    if inf.status != S.APPEALED:
+        raise InvalidTransition(f"O auto nº {inf.number} está {S(inf.status).label}: só um recurso pendente pode "
+                                "receber efeito suspensivo.")
+    if inf.effects_on is None:
+        raise InvalidTransition(f"A decisão do auto nº {inf.number} não tem efeitos em vigor sobre a autorização.")
+    if not (grounds or "").strip():
+        raise ValidationError({"grounds": ["Motive a concessão do efeito suspensivo."]})
+    basis = pack.basis("appeal.suspensive", inf.modality or None)
+    revert_grant_effects(actor=actor, infraction=inf, today=pack.today(),
+                         reason=f"Efeito suspensivo concedido ao recurso do auto nº {inf.number} ({basis}): "
+                                f"{grounds.strip()}")
+    audit_log(actor=actor, obj=inf, action="appeal_suspensive_effect", from_state=inf.status, to_state=inf.status,
+              reason=grounds.strip(), data={"legal_basis": basis})
+    _tell_holder(inf, f"Efeito suspensivo — auto nº {inf.number}",
+                 "Seu recurso recebeu efeito suspensivo: a penalidade sobre a autorização fica suspensa até a "
+                 "decisão do recurso.", "suspensive")
+    return inf
+
+
 # --- final decision and effects -----------------------------------------------------
 def _holder_and_auxiliaries(auth) -> list:
     """The holder and every auxiliary driver of the grant, however the law records them:

@@ -15,6 +15,8 @@ urlpatterns = [
     path("fiscalizacao/autos/<int:pk>/julgar/", views.JudgeView.as_view(), name="judge"),
     path("fiscalizacao/autos/<int:pk>/recurso/", views.AppealView.as_view(), name="appeal"),
     path("fiscalizacao/autos/<int:pk>/recurso/julgar/", views.AppealJudgeView.as_view(), name="appeal-judge"),
+    path("fiscalizacao/autos/<int:pk>/recurso/efeito-suspensivo/", views.SuspensiveEffectView.as_view(),
+         name="suspensive-effect"),
     path("fiscalizacao/autos/<int:pk>/cancelar/", views.CancelView.as_view(), name="cancel"),
     path("fiscalizacao/autos/<int:pk>/dam/pagamento/", views.FinePaidView.as_view(), name="fine-paid"),
     path("fiscalizacao/autos/<int:pk>/regularizacao/", views.RegularisationView.as_view(), name="regularisation"),

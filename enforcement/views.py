@@ -386,6 +386,17 @@ class AppealJudgeView(ActionView):
         return f"Decisão do recurso nº {appeal.number} registrada: {'provido' if appeal.granted else 'não provido'}."
 
 
+class SuspensiveEffectView(ActionView):
+    roles = JUDGE_ROLES
+    form_class = forms.SuspensiveEffectForm
+    title = "Conceder efeito suspensivo ao recurso"
+    parent = ("Fila de julgamento", "enforcement:queue")
+
+    def perform(self, request, inf, d):
+        services.appeal_grant_suspensive_effect(actor=request.user, infraction=inf, grounds=d["grounds"])
+        return "Efeito suspensivo concedido: a penalidade sobre a autorização fica suspensa até a decisão do recurso."
+
+
 class CancelView(ActionView):
     roles = JUDGE_ROLES
     form_class = forms.CancelForm

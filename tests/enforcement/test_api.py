@@ -690,3 +690,23 @@ def test_appeal_is_suspensive_only_where_the_pack_says_so():
     assert services.appeal_is_suspensive(pack(None), "taxi") is True  # the law is silent: wait for the final decision
     assert services.appeal_is_suspensive(pack(True), "taxi") is True
     assert services.appeal_is_suspensive(pack(False), "taxi") is False
+
+
+def test_suspensive_effect_given_to_the_appeal_holds_the_cassation_until_the_appeal_is_decided(
+        api, itagiba, applicant, judge, grant, issue, chain):
+    """PL 015/2025 art. 25, §4: exceptionally, on request and with grounds, the appeal suspends."""
+    today = itagiba.today()
+    body = issue(grant.vehicle.plate, "19-VII", today - timedelta(days=3))
+    chain.notify(body["id"], today - timedelta(days=2))
+    chain.judge(body["id"])
+    url = f"/api/v1/infractions/{body['id']}/appeal/suspensive-effect/"
+    assert api(judge).post(url, {"grounds": "Dano de difícil reparação."}, format="json").status_code == 409  # no appeal
+    api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Peço efeito suspensivo."}, format="json")
+    assert api(judge).post(url, {"grounds": ""}, format="json").status_code == 400
+    r = api(judge).post(url, {"grounds": "Dano de difícil reparação."}, format="json")
+    assert r.status_code == 200 and r.json()["authorization_status"] == "active"
+    assert active_bar(applicant.cpf, today) is None
+    assert api(judge).post(url, {"grounds": "De novo."}, format="json").status_code == 409  # nothing left to suspend
+    chain.judge_appeal(body["id"], granted=False)  # the decision becomes final: the cassação applies again
+    grant.refresh_from_db()
+    assert grant.status == "cassada" and active_bar(applicant.cpf, today) is not None

@@ -277,3 +277,20 @@ def test_judge_is_warned_while_the_defense_period_runs(web, alegre, judge, grant
     chain.notify(body["id"], today - timedelta(days=notice_days_ago))
     page = web(judge).get(reverse("enforcement:judge", kwargs={"pk": body["id"]})).content.decode()
     assert ("O prazo de defesa ainda corre" in page) is warned
+
+
+def test_judge_finds_the_suspensive_effect_action_on_an_appealed_auto(web, api, itagiba, applicant, judge, grant,
+                                                                       issue, chain):
+    today = itagiba.today()
+    body = issue(grant.vehicle.plate, "19-VII", today - timedelta(days=3))
+    chain.notify(body["id"], today - timedelta(days=2))
+    chain.judge(body["id"])
+    detail = reverse("enforcement:detail", kwargs={"pk": body["id"]})
+    assert "Conceder efeito suspensivo" not in web(judge).get(detail).content.decode()
+    api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Recorro."}, format="json")
+    assert "Conceder efeito suspensivo" in web(judge).get(detail).content.decode()
+    r = web(judge).post(reverse("enforcement:suspensive-effect", kwargs={"pk": body["id"]}),
+                        {"grounds": "Dano de difícil reparação."}, follow=True)
+    assert "Efeito suspensivo concedido" in r.content.decode()
+    grant.refresh_from_db()
+    assert grant.status == "active"
