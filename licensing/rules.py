@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import calendar
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from datetime import date as _date
 
 from fleet.rules import (  # noqa: F401  (re-exported: the vehicle rules live with the vehicles)
@@ -153,6 +153,16 @@ def open_call(has_open_call: bool, modality_label: str, legal_basis: str) -> lis
         return []
     return [RuleViolation("calls.open", f"Não há edital aberto para {modality_label} nesta data; aguarde a abertura "
                           "de um edital.", legal_basis, field="modality")]
+
+
+def renewal_valid_until(previous_until: _date, today: _date, years: int, extends) -> _date | None:
+    """Where the law extends the term "por igual período" (``renewal.extends_term``), the renewed
+    grant runs from the end of the previous term for the same number of years (a lapsed term is
+    renewed from today); otherwise None: a new term counted from the grant."""
+    if extends is None or not extends.value:
+        return None
+    start = max(previous_until + timedelta(days=1), today)
+    return add_years(start, years) - timedelta(days=1)
 
 
 def renewal_window(in_window: bool, param, modality_label: str, next_window: tuple[date, date] | None

@@ -555,14 +555,19 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
                                             pack.basis("selection.method", modality), conflict=True)]
         if violations:
             raise violations[0]
-    elif previous.status in CURRENT_STATUSES:
+    renewed_until = None
+    if previous is not None:
+        renewed_until = rules.renewal_valid_until(previous.valid_until, pack.today(),
+                                                  int(pack.value("grant.validity_years", modality)),
+                                                  pack.param("renewal.extends_term", modality))
+    if previous is not None and previous.status in CURRENT_STATUSES:
         authorization_set_status(actor=actor, authorization=previous, to=AuthorizationStatus.EXPIRED,
                                  reason=f"Substituída pela renovação do requerimento {application.protocol}")
     named = list(application.auxiliaries.all())
     auxiliaries = [_person_for_auxiliary(a) for a in named]
     authorization, alvaras = authorization_issue(
         actor=actor, holder=application.applicant, vehicle=application.vehicle, modality=modality,
-        auxiliaries=auxiliaries, reason=f"Requerimento {application.protocol} deferido",
+        auxiliaries=auxiliaries, reason=f"Requerimento {application.protocol} deferido", valid_until=renewed_until,
     )
     _register_auxiliaries(actor=actor, authorization=authorization, named=named)
     if previous is not None:

@@ -33,13 +33,14 @@ def _alvara_validity(pack, valid_from: date, grant_until: date, modality: str) -
 @transaction.atomic
 def authorization_issue(
     *, actor, holder, vehicle, modality: str, valid_from: date | None = None,
-    auxiliaries: list | None = None, reason: str = "Outorga deferida",
+    auxiliaries: list | None = None, reason: str = "Outorga deferida", valid_until: date | None = None,
 ) -> tuple[Authorization, list[Alvara]]:
-    """Issue the pack's grant act and its alvará(s), with gap-free numbers and audit."""
+    """Issue the pack's grant act and its alvará(s), with gap-free numbers and audit. The term
+    counts from ``valid_from``, unless ``valid_until`` is given (a renewal that extends the term)."""
     pack = regulation.current()
     valid_from = valid_from or pack.today()
     years = int(pack.value("grant.validity_years", modality))
-    valid_until = add_years(valid_from, years) - timedelta(days=1)
+    valid_until = valid_until or add_years(valid_from, years) - timedelta(days=1)
     act = pack.act("authorization")
     year = valid_from.year
     authorization = Authorization.objects.create(

@@ -236,6 +236,9 @@ def test_renewal_replaces_the_grant_without_taking_a_slot(load_pack, api, applic
     old = Authorization.objects.get(pk=granted["id"])
     new = Authorization.objects.get(pk=r.json()["authorization"]["id"])
     assert old.status == "expired" and new.status == "active" and new.renewals == 1
+    # art. 27: "prorrogado por igual período" — the new term runs on from the end of the old one
+    assert new.valid_until == old.valid_until.replace(year=old.valid_until.year + 10)
+    assert r.json()["authorization"]["valid_until"] == new.valid_until.isoformat()
     # Alegre allows one renewal (art. 27): a second is refused with the article
     r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": plate}),
                             format="json")

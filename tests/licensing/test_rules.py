@@ -267,3 +267,13 @@ def test_ranking_places_renewals_keep_their_own_place():
     assert ranking.position_of(3) == 3 and ranking.position_of(9) is None
     roomy = Ranking("taxi", [], ranking.entries, 6, 4, 2, "b")
     assert not roomy.exceeds and all(roomy.within(i) for i in (1, 2, 3))
+
+
+def test_renewal_extends_the_term_by_an_equal_period_where_the_law_says_so():
+    """Lei 3.703/2022 art. 27 style: "prazo de 10 anos, podendo ser prorrogado por igual período"."""
+    extends = Param("renewal.extends_term", True, "Lei X, art. 27", date(2000, 1, 1))
+    today = date(2036, 3, 1)
+    assert rules.renewal_valid_until(date(2036, 5, 31), today, 10, extends) == date(2046, 5, 31)
+    assert rules.renewal_valid_until(date(2036, 2, 29), today, 10, extends) == date(2046, 2, 28)  # ended yesterday
+    assert rules.renewal_valid_until(date(2035, 1, 31), today, 10, extends) == date(2046, 2, 28)  # lapsed: from today
+    assert rules.renewal_valid_until(date(2036, 5, 31), today, 10, None) is None
