@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 
 from django.db.models import Q
 
@@ -130,13 +131,21 @@ class Ranking:
     def position_of(self, application_id: int) -> int | None:
         return next((i for i, e in enumerate(self.entries, start=1) if e.key.pk == application_id), None)
 
+    @cached_property
+    def _new_rank(self) -> list[int]:
+        """For each position, how many new requests rank at or above it."""
+        out, n = [], 0
+        for e in self.entries:
+            n += 0 if e.renewal else 1
+            out.append(n)
+        return out
+
     def within(self, position: int) -> bool:
         """Whether the request at ``position`` fits in the free places: renewals always do; a new
         request does when fewer new requests than the free places rank ahead of it."""
-        entry = self.entries[position - 1]
-        if self.free is None or entry.renewal:
+        if self.free is None or self.entries[position - 1].renewal:
             return True
-        return sum(1 for e in self.entries[:position] if not e.renewal) <= self.free
+        return self._new_rank[position - 1] <= self.free
 
 
 def pending_ranking(modality: str) -> Ranking:

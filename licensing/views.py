@@ -38,6 +38,7 @@ from licensing.models import (
     ApplicantProfile,
     Application,
     ApplicationDocument,
+    ApplicationKind,
     ApplicationStatus,
     Call,
     DocumentStatus,
@@ -56,6 +57,11 @@ from portal.views import RoleRequiredMixin
 
 CLERK = (Role.CLERK, Role.ADMIN)
 SERVICE_ERRORS = (ValidationError, RuleViolation, RuleViolations, InvalidTransition)
+
+
+def _message(exc) -> str:
+    """One line for a flash message from a service error."""
+    return "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
 STATUS_LABELS = dict(ApplicationStatus.choices)
 ACTION_LABELS = {
     "application_withdrawn": "Desistência registrada",
@@ -318,7 +324,7 @@ class DocumentUploadView(RoleRequiredMixin, View):
             doc = services.document_upload(actor=request.user, application=app, doc_type=code,
                                            file=form.cleaned_data["file"])
         except SERVICE_ERRORS as exc:
-            text = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
+            text = _message(exc)
             messages.error(request, f"O arquivo enviado para “{label}” não foi aceito: {text} "
                                     "Os arquivos já enviados continuam guardados.")
             # shown again beside the item, which the page scrolls to
@@ -340,7 +346,7 @@ class ApplicationTffView(RoleRequiredMixin, View):
         try:
             fee, created = application_tff_issue(actor=request.user, application=app)
         except SERVICE_ERRORS as exc:
-            text = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
+            text = _message(exc)
             messages.error(request, f"O DAM da TFF não foi emitido: {text}")
         else:
             messages.success(request, f"DAM nº {fee.number} {'emitido' if created else 'já emitido antes'}: "
@@ -410,7 +416,8 @@ class ApplicationDetailView(RoleRequiredMixin, View):
 def _ranking_note(app: Application) -> dict | None:
     """Where a new request stands in the ranking when the requests exceed the free places:
     the clerk is told before granting out of order (the pack's ranking criteria)."""
-    if app.kind != "new" or app.status not in OPEN_APPLICATION_STATUSES or app.status == ApplicationStatus.DRAFT:
+    if app.kind != ApplicationKind.NEW or app.status not in OPEN_APPLICATION_STATUSES \
+            or app.status == ApplicationStatus.DRAFT:
         return None
     ranking = pending_ranking(app.modality)
     position = ranking.position_of(app.pk)
@@ -542,7 +549,7 @@ class DocumentReviewView(ClerkActionView):
             services.document_review(actor=request.user, document=doc, accepted=form.cleaned_data["accepted"],
                                      reason=form.cleaned_data["reason"])
         except SERVICE_ERRORS as exc:
-            text = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
+            text = _message(exc)
             messages.error(request, text)
             return redirect("licensing-application", pk=app.pk)
         return self.done(app, "Análise do documento registrada.")
@@ -557,7 +564,7 @@ class DocumentsAcceptView(ClerkActionView):
         try:
             accepted = services.documents_accept(actor=request.user, application=app, document_ids=ids)
         except SERVICE_ERRORS as exc:
-            text = "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
+            text = _message(exc)
             messages.error(request, text)
             return redirect("licensing-application", pk=app.pk)
         n = len(accepted)
