@@ -536,6 +536,11 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
         raise InvalidTransition(f"O requerimento está {application.get_status_display()} e não pode ser deferido.")
     blockers = approval_blockers(application)
     if blockers:
+        tff = application_tff(application)
+        unpaid = tff.settlement.violation if tff is not None else None
+        if unpaid is not None:  # a legal rule among the blockers: the answer names it
+            raise RuleViolation(unpaid.code, " ".join(blockers), unpaid.legal_basis, field="non_field_errors",
+                                conflict=True)
         raise InvalidTransition(" ".join(blockers), field="non_field_errors")
     pack = regulation.current()
     modality = application.modality

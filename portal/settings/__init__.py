@@ -95,7 +95,8 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": parse_database_url(os.environ.get("DATABASE_URL"), VAR_DIR)}
+DATABASES = {"default": parse_database_url(os.environ.get("DATABASE_URL"), VAR_DIR,
+                                           conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "portal.User"
 

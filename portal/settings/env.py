@@ -28,11 +28,16 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def parse_database_url(url: str | None, var_dir: Path) -> dict[str, Any]:
-    """Parse DATABASE_URL; default to SQLite under var/."""
+def parse_database_url(url: str | None, var_dir: Path, conn_max_age: int = 0) -> dict[str, Any]:
+    """Parse DATABASE_URL; default to SQLite under var/.
+
+    Connections are closed after each request unless ``conn_max_age`` (DB_CONN_MAX_AGE) says
+    otherwise: the threaded development server of `make run` opens one per request thread, and
+    kept open they exhaust PostgreSQL's max_connections within a minute of traffic. Gunicorn's
+    sync workers (docker-compose) may keep them (e.g. 60 s)."""
     if not url:
         url = f"sqlite:///{var_dir / 'portal.sqlite3'}"
-    config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    config = dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["CONN_MAX_AGE"] = 0
         # Web, worker and beat share the file: take the write lock at BEGIN (no "database is

@@ -172,6 +172,7 @@ def test_grant_refused_while_the_tff_is_neither_paid_nor_proven(itagiba, api, ap
     assert r.status_code == 409
     message = " ".join(sum(r.json()["errors"].values(), []))
     assert "TFF" in message and "art. 17, III" in message
+    assert r.json()["rule"] == {"code": "tff_unpaid", "legal_basis": "PL 015/2025 (Itagibá/BA), art. 17, III e §3"}
     assert not Fee.objects.filter(holder=applicant).exists()
 
 

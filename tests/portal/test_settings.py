@@ -17,6 +17,14 @@ def test_postgres_url_is_parsed(tmp_path):
     )
 
 
+def test_connections_closed_per_request_unless_configured(tmp_path):
+    """`make run` serves with Django's threaded server: kept-open connections (one per request
+    thread) would exhaust PostgreSQL's max_connections."""
+    url = "postgres://postgres@127.0.0.1:5432/portal"
+    assert parse_database_url(url, tmp_path)["CONN_MAX_AGE"] == 0
+    assert parse_database_url(url, tmp_path, conn_max_age=60)["CONN_MAX_AGE"] == 60
+
+
 def test_env_bool(monkeypatch):
     monkeypatch.setenv("X_FLAG", "sim")
     assert env_bool("X_FLAG", False) is True
