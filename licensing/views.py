@@ -50,6 +50,7 @@ from licensing.services_fees import application_tff, application_tff_issue
 from portal import regulation
 from portal.audit import audit_log, history_for
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
+from portal.numbers import brl
 from portal.roles import Role, has_role
 from portal.uploads import serve_private_file
 from portal.validators import normalize_plate, only_digits
@@ -350,7 +351,7 @@ class ApplicationTffView(RoleRequiredMixin, View):
             messages.error(request, f"O DAM da TFF não foi emitido: {text}")
         else:
             messages.success(request, f"DAM nº {fee.number} {'emitido' if created else 'já emitido antes'}: "
-                                      f"R$ {fee.amount:.2f}".replace(".", ",") + f", vencimento {fee.due_date:%d/%m/%Y}.")
+                                      f"{brl(fee.amount)}, vencimento {fee.due_date:%d/%m/%Y}.")
         return redirect(back)
 
 

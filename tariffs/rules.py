@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol, TypeVar
 
 from portal.exceptions import RuleViolation
 from portal.money import to_cents
+from portal.numbers import br_number, brl
 
 MAX_KM = Decimal("1000")
 MAX_WAITING_MINUTES = 24 * 60
@@ -54,20 +55,9 @@ def dec(value: Any) -> Decimal:
         raise ValueError(f"valor numérico inválido: {value!r}") from exc
 
 
-def br_number(value: Decimal, places: int = 2) -> str:
-    """1234.5 → '1.234,50' (pt-BR)."""
-    q = Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    text = f"{q:,.{places}f}"
-    return text.replace(",", "_").replace(".", ",").replace("_", ".")
-
-
 def br_km(km: Decimal) -> str:
     text = br_number(km, 3).rstrip("0").rstrip(",")
     return text or "0"
-
-
-def brl(value: Decimal) -> str:
-    return f"R$ {br_number(value)}"
 
 
 # --- which table is in force ------------------------------------------------------------

@@ -7,7 +7,7 @@ from django import forms, template
 from django.utils import timezone
 from django.utils.html import format_html
 
-from portal.numbers import thousands
+from portal.numbers import brl, thousands
 
 register = template.Library()
 
@@ -65,9 +65,7 @@ def money(value) -> str:
     if value in (None, ""):
         return ""
     amount = Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    integer, _, cents = f"{abs(amount):.2f}".partition(".")
-    sign = "-" if amount < 0 else ""
-    return f"{sign}R$ {thousands(int(integer))},{cents}"
+    return f"{'-' if amount < 0 else ''}{brl(abs(amount))}"
 
 
 @register.filter
