@@ -12,17 +12,17 @@ from portal.notifications import drain_outbox as _drain_outbox
 from portal.notifications import send_email_now
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, name="portal.tasks.send_notification_email")
 def send_notification_email(notification_id: int) -> bool:
     return send_email_now(notification_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, name="portal.tasks.drain_outbox")
 def drain_outbox() -> int:
     return run_job("drain_outbox", _drain_outbox)
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, name="portal.tasks.ping")
 def ping(token: str, seconds: float = 0.0) -> str:
     """Check a worker end to end without the database: counts each start and completion of
     ``token`` in the cache (Redis when configured) and records the pid that ran it."""
