@@ -122,11 +122,17 @@ def _signer():
         signer = signers.SimpleSigner.load_pkcs12(str(path), passphrase=password or None)
         if signer is None:
             raise RuntimeError(f"Não foi possível abrir o certificado de assinatura {path} (senha errada?).")
-        subject = signer.signing_cert.subject.human_friendly
+        subject = _common_name(signer.signing_cert)
         cached = (signer, SigningIdentity(subject=subject, demo=demo))
         _cache.clear()
         _cache[key] = cached
     return cached
+
+
+def _common_name(cert) -> str:
+    """The certificate's common name (ICP-Brasil: "NOME:CPF/CNPJ"), else its whole subject."""
+    native = cert.subject.native
+    return native.get("common_name") or cert.subject.human_friendly
 
 
 def signing_identity() -> SigningIdentity | None:
@@ -183,7 +189,7 @@ def validate_pdf(pdf: bytes) -> SignatureCheck:
     except Exception as exc:  # a mangled signature is a failed check, not a crash
         return SignatureCheck(True, False, False, "", False, f"Assinatura inválida: {exc.__class__.__name__}.")
     whole = status.coverage is not None and status.coverage.name == "ENTIRE_FILE"
-    signer_name = status.signing_cert.subject.human_friendly if status.signing_cert else ""
+    signer_name = _common_name(status.signing_cert) if status.signing_cert else ""
     if not status.intact:
         msg = "O conteúdo foi alterado depois da assinatura."
     elif not status.trusted:
