@@ -15,6 +15,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from licensing.documents import freeze_grant_documents
 from licensing.models import (
     CURRENT_STATUSES,
     Alvara,
@@ -681,6 +682,9 @@ def request_decide(*, actor, request: LifecycleRequest, approved: bool, reason: 
             clean, _ = CLEANERS[req.kind](pack, auth, req.data, req.filed_on, req.pk)
             if req.kind != RequestKind.SUBSTITUTION:
                 req.data = {**req.data, **clean}
+        # What was issued stays as issued: the act and alvarás are kept as they are before the
+        # change (a substitution must never reprint the old act with the new car).
+        freeze_grant_documents(auth)
         result = APPLIERS[req.kind](actor=actor, req=req, auth=auth, pack=pack, reason=reason)
         req.result = result
         req.status = RequestStatus.APPROVED

@@ -150,6 +150,13 @@ class FiscalUnitValue(models.Model):
         return f"{self.name} R$ {self.value} desde {self.effective_from:%d/%m/%Y}"
 
 
+TRUNCATE_GUARD = (
+    "IF coalesce(current_setting('portal.allow_truncate', true), '') <> 'on' THEN "
+    "RAISE EXCEPTION 'TRUNCATE recusado: % é um registro permanente.', TG_TABLE_NAME; "
+    "END IF; RETURN NULL;"
+)
+
+
 class AuditQuerySet(models.QuerySet):
     def update(self, **kwargs):
         raise ValidationError("O registro de auditoria não pode ser alterado.")
@@ -189,6 +196,12 @@ class AuditEntry(models.Model):
         indexes = [models.Index(fields=["object_type", "object_id", "at"])]
         triggers = [
             pgtrigger.Protect(name="audit_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+            # TRUNCATE bypasses row triggers: refuse it as a statement. The test runner's flush
+            # between transactional tests sets portal.allow_truncate for its own transaction only.
+            pgtrigger.Trigger(
+                name="audit_no_truncate", operation=pgtrigger.Truncate, level=pgtrigger.Statement,
+                when=pgtrigger.Before, func=TRUNCATE_GUARD,
+            ),
         ]
 
     def __str__(self) -> str:
@@ -274,3 +287,60 @@ class JobRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.started_at:%d/%m/%Y %H:%M}"
+
+
+class IssuedDocumentQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ValidationError("Um documento emitido não pode ser alterado.")
+
+    def delete(self):
+        raise ValidationError("Um documento emitido não pode ser apagado.")
+
+
+class IssuedDocument(models.Model):
+    """The PDF of an issued document, rendered once, signed and kept byte for byte.
+
+    An issued act is a legal act: what was issued is what the holder printed and what the
+    public verification vouches for. Later changes of the grant are new acts; this row and its
+    bytes are never updated or deleted (the ORM refuses it, and PostgreSQL by trigger).
+    """
+
+    object_type = models.CharField("tipo do objeto", max_length=100)
+    object_id = models.CharField("id do objeto", max_length=64)
+    kind = models.CharField("documento", max_length=40)
+    number = models.CharField("número", max_length=30, blank=True)
+    verification_code = models.CharField("código de verificação", max_length=20, blank=True, db_index=True)
+    pdf = models.BinaryField("PDF")
+    sha256 = models.CharField("SHA-256", max_length=64, db_index=True)
+    size = models.PositiveIntegerField("tamanho (bytes)")
+    signed = models.BooleanField("assinado digitalmente", default=False)
+    signer = models.CharField("assinante", max_length=300, blank=True)
+    demo_certificate = models.BooleanField("certificado de demonstração", default=False)
+    issued_at = models.DateTimeField("emitido em", default=timezone.now)
+
+    objects = IssuedDocumentQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = "documento emitido"
+        verbose_name_plural = "documentos emitidos"
+        constraints = [
+            models.UniqueConstraint(fields=["object_type", "object_id", "kind"], name="one_pdf_per_document"),
+        ]
+        triggers = [
+            pgtrigger.Protect(name="issued_document_immutable", operation=pgtrigger.Update | pgtrigger.Delete),
+            pgtrigger.Trigger(
+                name="issued_document_no_truncate", operation=pgtrigger.Truncate, level=pgtrigger.Statement,
+                when=pgtrigger.Before, func=TRUNCATE_GUARD,
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.number} ({self.sha256[:12]})"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValidationError("Um documento emitido não pode ser alterado.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValidationError("Um documento emitido não pode ser apagado.")

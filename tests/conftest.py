@@ -37,6 +37,24 @@ def _isolated(settings, tmp_path):
     regulation.invalidate()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _flush_may_truncate():
+    """Transactional tests end with a flush (TRUNCATE of every table); the permanent tables
+    refuse TRUNCATE unless the statement's own transaction says so (portal.models
+    TRUNCATE_GUARD). Only the test runner's flush says so."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        statements = original(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        return ["SET LOCAL portal.allow_truncate = 'on'", *statements] if statements else statements
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = original
+
+
 def _load(slug: str, population: int | None = None):
     regulation.load_pack(slug, population=population)
     return regulation.current()

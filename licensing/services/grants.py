@@ -20,6 +20,7 @@ from licensing.rules import add_years
 from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition
+from portal.issued import freeze_on_commit
 from portal.numbering import document_number, verification_code
 
 
@@ -57,6 +58,9 @@ def authorization_issue(
     )
     audit_log(actor=actor, obj=authorization, action="authorization_issued", to_state=authorization.status,
               reason=reason, data={"number": authorization.number, "valid_until": valid_until.isoformat()})
+    from licensing.documents import authorization_pdf
+
+    freeze_on_commit(authorization, authorization_pdf)
     alvaras = []
     alvara_act = pack.act("alvara")
     scope = alvara_act.get("scope", "none")
@@ -76,7 +80,10 @@ def alvara_issue(*, actor, authorization: Authorization, person, is_auxiliary: b
     pack = regulation.current()
     act = pack.act("alvara")
     valid_from = valid_from or pack.today()
+    from licensing.documents import alvara_pdf
+
     if supersedes is not None:
+        alvara_pdf(supersedes)  # kept as it was issued before it is superseded
         alvara_set_status(actor=actor, alvara=supersedes, to=AlvaraStatus.SUPERSEDED,
                           reason="Substituído por novo alvará")
     alvara = Alvara.objects.create(
@@ -93,6 +100,7 @@ def alvara_issue(*, actor, authorization: Authorization, person, is_auxiliary: b
     )
     audit_log(actor=actor, obj=alvara, action="alvara_issued", to_state=alvara.status,
               reason="Alvará emitido", data={"number": alvara.number, "authorization": authorization.number})
+    freeze_on_commit(alvara, alvara_pdf)
     return alvara
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import csv
 import io
 
+from defusedcsv import csv
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, renderers
@@ -30,8 +30,25 @@ OPEN_DATA_FIELDS = (
 )
 
 
+CSV_SEPARATORS = {",": ",", ";": ";"}
+
+
+def _lead_whitespace(value):
+    """defusedcsv leaves a leading tab or CR alone; spreadsheets may still read what follows
+    as a formula (OWASP CSV injection), so such a cell is neutralised the same way."""
+    if isinstance(value, str) and value[:1] in ("\t", "\r"):
+        return "'" + value
+    return value
+
+
 class CSVRenderer(renderers.BaseRenderer):
-    """CSV in UTF-8 with BOM, so that spreadsheets open the accents intact."""
+    """CSV in UTF-8 with BOM, so that spreadsheets open the accents intact.
+
+    Cells that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) are
+    neutralised by defusedcsv (a leading apostrophe): a holder named "=HYPERLINK(…)" is data.
+    ``?sep=;`` gives the separator of spreadsheets set to Brazilian Portuguese, where the
+    comma is the decimal mark.
+    """
 
     media_type = "text/csv"
     format = "csv"
@@ -39,13 +56,15 @@ class CSVRenderer(renderers.BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         rows = data if isinstance(data, list) else (data or {}).get("results", [])
+        request = (renderer_context or {}).get("request")
+        sep = CSV_SEPARATORS.get(request.query_params.get("sep", ",") if request is not None else ",", ",")
         buf = io.StringIO()
         writer = csv.DictWriter(
-            buf, fieldnames=OPEN_DATA_FIELDS, extrasaction="ignore", lineterminator="\r\n"
+            buf, fieldnames=OPEN_DATA_FIELDS, extrasaction="ignore", lineterminator="\r\n", delimiter=sep
         )
         writer.writeheader()
         for row in rows:
-            writer.writerow(row)
+            writer.writerow({k: _lead_whitespace(v) for k, v in row.items()})
         return b"\xef\xbb\xbf" + buf.getvalue().encode("utf-8")
 
 
@@ -94,6 +113,8 @@ class OpenAuthorizationsView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("format", OpenApiTypes.STR, enum=["json", "csv"]),
+            OpenApiParameter("sep", OpenApiTypes.STR, enum=[",", ";"],
+                             description="Separador do CSV (';' para planilhas em português)."),
             OpenApiParameter("q", OpenApiTypes.STR),
             OpenApiParameter("modality", OpenApiTypes.STR),
             OpenApiParameter("page", OpenApiTypes.INT),

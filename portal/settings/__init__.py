@@ -34,6 +34,14 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 DEMO_PASSWORD = os.environ.get("DEMO_PASSWORD", "demo-portal-2026")
 
+# Digital signature of issued acts and alvarás (PAdES, portal/signing.py): the authority's
+# PKCS#12 (ICP-Brasil A1) and, where contracted, a timestamp authority. Without a certificate,
+# DEBUG and tests sign with a self-signed demonstration certificate created under VAR_DIR.
+SIGNING_CERT_FILE = os.environ.get("SIGNING_CERT_FILE", "")
+SIGNING_CERT_PASSWORD = os.environ.get("SIGNING_CERT_PASSWORD", "")
+SIGNING_TSA_URL = os.environ.get("SIGNING_TSA_URL", "")
+SIGNING_DEMO_CERTIFICATE = env_bool("SIGNING_DEMO_CERTIFICATE", DEBUG or TESTING)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

@@ -371,3 +371,24 @@ def test_number_filter_groups_thousands_with_a_dot(value, shown):
 
     assert number(value) == shown
     assert money(1234567.891) == "R$ 1.234.567,89"  # money groups the same way
+
+
+@pytest.mark.parametrize("name", ["=1+1", "+55 HYPERLINK", "-2+3", "@SUM(A1)", "\tTab", "\rCR"])
+def test_open_data_csv_neutralises_formula_cells(alegre, client, name):
+    holder = UserFactory(name=name)
+    issue_authorization(holder=holder, vehicle=VehicleFactory(owner=holder))
+    r = client.get("/api/v1/authorizations/", {"format": "csv"})
+    rows = list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig"))))
+    cell = rows[0]["holder_name"]
+    assert cell.startswith("'") and cell[1:].strip() == name.strip(), cell
+
+
+def test_open_data_csv_with_semicolon_for_brazilian_spreadsheets(granted, client):
+    r = client.get("/api/v1/authorizations/", {"format": "csv", "sep": ";"})
+    header = r.content.decode("utf-8-sig").splitlines()[0]
+    assert header.startswith("number;modality;holder_name;")
+    rows = list(csv.DictReader(io.StringIO(r.content.decode("utf-8-sig")), delimiter=";"))
+    assert rows[0]["number"] == granted[0].number
+    # anything else keeps the comma
+    assert client.get("/api/v1/authorizations/", {"format": "csv", "sep": "|"}).content.decode(
+        "utf-8-sig").startswith("number,modality,")

@@ -1,0 +1,201 @@
+"""Digital signature of issued PDFs: PAdES (PDF Advanced Electronic Signature) with pyHanko.
+
+The administrator configures the PKCS#12 certificate of the signing authority or of the
+Prefeitura (an ICP-Brasil A1): ``SIGNING_CERT_FILE`` and ``SIGNING_CERT_PASSWORD``, and a
+timestamp authority in ``SIGNING_TSA_URL`` where one is contracted. Without a certificate, a
+first run (DEBUG or tests) creates a self-signed demonstration certificate under ``VAR_DIR``;
+its documents say, on the page and in the signature, that the certificate has no legal value.
+In production without a certificate, documents are issued unsigned and say so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+DEMO_MARK = "CERTIFICADO DE DEMONSTRAÇÃO — SEM VALIDADE JURÍDICA"
+_lock = threading.Lock()
+_cache: dict[tuple, object] = {}
+
+
+@dataclass(frozen=True)
+class SigningIdentity:
+    """Who signs, as shown on the document and on the verification page."""
+
+    subject: str
+    demo: bool
+
+
+@dataclass(frozen=True)
+class SignatureCheck:
+    """What a validation of a signed PDF found."""
+
+    signed: bool
+    intact: bool
+    trusted: bool
+    signer: str
+    covers_whole_file: bool
+    message: str
+
+
+def demo_certificate_path() -> Path:
+    return Path(settings.VAR_DIR) / "signing" / "certificado-demonstracao.p12"
+
+
+def _demo_password() -> bytes:
+    return b"demonstracao"
+
+
+def create_demo_certificate(path: Path, common_name: str) -> Path:
+    """A self-signed certificate and key in a PKCS#12 file, marked as a demonstration."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.serialization import pkcs12
+    from cryptography.x509.oid import NameOID
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([
+        x509.NameAttribute(NameOID.COUNTRY_NAME, "BR"),
+        x509.NameAttribute(NameOID.ORGANIZATION_NAME, common_name[:64]),
+        x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, DEMO_MARK[:64]),
+        x509.NameAttribute(NameOID.COMMON_NAME, f"{common_name} (demonstração)"[:64]),
+    ])
+    now = dt.datetime.now(dt.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(days=1)).not_valid_after(now + dt.timedelta(days=3650))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=True, key_encipherment=False,
+                                     data_encipherment=False, key_agreement=False, key_cert_sign=True,
+                                     crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    blob = pkcs12.serialize_key_and_certificates(
+        b"portal-demo", key, cert, None, serialization.BestAvailableEncryption(_demo_password()),
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(blob)
+    tmp.replace(path)  # atomic: two workers starting together never read half a file
+    return path
+
+
+def _certificate_source() -> tuple[Path, bytes, bool] | None:
+    configured = getattr(settings, "SIGNING_CERT_FILE", "")
+    if configured:
+        return Path(configured), (getattr(settings, "SIGNING_CERT_PASSWORD", "") or "").encode(), False
+    if getattr(settings, "SIGNING_DEMO_CERTIFICATE", False):
+        path = demo_certificate_path()
+        if not path.exists():
+            with _lock:
+                if not path.exists():
+                    from portal import regulation
+
+                    try:
+                        muni = f"Prefeitura Municipal de {regulation.current().name}"
+                    except Exception:  # no pack loaded yet: a neutral name
+                        muni = "Portal municipal de táxi"
+                    create_demo_certificate(path, muni)
+        return path, _demo_password(), True
+    return None
+
+
+def _signer():
+    """The pyHanko signer for the configured certificate (loaded once per file and mtime)."""
+    source = _certificate_source()
+    if source is None:
+        return None, None
+    path, password, demo = source
+    key = (str(path), path.stat().st_mtime, demo)
+    cached = _cache.get(key)
+    if cached is None:
+        from pyhanko.sign import signers
+
+        signer = signers.SimpleSigner.load_pkcs12(str(path), passphrase=password or None)
+        if signer is None:
+            raise RuntimeError(f"Não foi possível abrir o certificado de assinatura {path} (senha errada?).")
+        subject = _common_name(signer.signing_cert)
+        cached = (signer, SigningIdentity(subject=subject, demo=demo))
+        _cache.clear()
+        _cache[key] = cached
+    return cached
+
+
+def _common_name(cert) -> str:
+    """The certificate's common name (ICP-Brasil: "NOME:CPF/CNPJ"), else its whole subject."""
+    native = cert.subject.native
+    return native.get("common_name") or cert.subject.human_friendly
+
+
+def signing_identity() -> SigningIdentity | None:
+    """Who will sign documents now (for the PDF's visible note), or None when unsigned."""
+    return _signer()[1]
+
+
+def sign_pdf(pdf: bytes, *, reason: str, location: str) -> tuple[bytes, SigningIdentity | None]:
+    """``pdf`` with a PAdES baseline signature appended (incremental update), and the signer.
+
+    Returns the bytes unchanged and ``None`` when no certificate is configured.
+    """
+    signer, identity = _signer()
+    if signer is None:
+        return pdf, None
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import fields, signers
+
+    timestamper = None
+    tsa = getattr(settings, "SIGNING_TSA_URL", "")
+    if tsa:
+        from pyhanko.sign.timestamps import HTTPTimeStamper
+
+        timestamper = HTTPTimeStamper(tsa)
+    meta = signers.PdfSignatureMetadata(
+        field_name="AssinaturaDigital", md_algorithm="sha256", subfilter=fields.SigSeedSubFilter.PADES,
+        reason=(f"{reason} — {DEMO_MARK}" if identity.demo else reason)[:200], location=location[:100],
+    )
+    writer = IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False)
+    out = signers.sign_pdf(writer, meta, signer=signer, timestamper=timestamper)
+    return out.getvalue(), identity
+
+
+def validate_pdf(pdf: bytes) -> SignatureCheck:
+    """Check the signature of ``pdf``: present, intact (no byte changed), by a trusted certificate
+    (the configured one) and covering the whole file."""
+    from pyhanko.pdf_utils.reader import PdfFileReader
+    from pyhanko.sign.validation import validate_pdf_signature
+    from pyhanko_certvalidator import ValidationContext
+
+    try:
+        reader = PdfFileReader(io.BytesIO(pdf), strict=False)
+        signatures = reader.embedded_signatures
+    except Exception:  # not a PDF pyHanko can read: certainly not the one issued
+        return SignatureCheck(False, False, False, "", False, "O arquivo não é um PDF legível.")
+    if not signatures:
+        return SignatureCheck(False, False, False, "", False, "O PDF não tem assinatura digital.")
+    signer, _ = _signer()
+    roots = [signer.signing_cert] if signer is not None else []
+    context = ValidationContext(trust_roots=roots, allow_fetching=False)
+    embedded = signatures[-1]
+    try:
+        status = validate_pdf_signature(embedded, context)
+    except Exception as exc:  # a mangled signature is a failed check, not a crash
+        return SignatureCheck(True, False, False, "", False, f"Assinatura inválida: {exc.__class__.__name__}.")
+    whole = status.coverage is not None and status.coverage.name == "ENTIRE_FILE"
+    signer_name = _common_name(status.signing_cert) if status.signing_cert else ""
+    if not status.intact:
+        msg = "O conteúdo foi alterado depois da assinatura."
+    elif not status.trusted:
+        msg = "Assinatura íntegra, mas de um certificado que não é o do emissor."
+    elif not whole:
+        msg = "Assinatura íntegra, mas o arquivo recebeu conteúdo depois dela."
+    else:
+        msg = "Assinatura válida."
+    return SignatureCheck(True, bool(status.intact), bool(status.trusted), signer_name, whole, msg)
