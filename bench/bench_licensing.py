@@ -65,7 +65,8 @@ def run() -> int:
     from django.utils import timezone
 
     from licensing.documents import (
-        alvara_pdf,
+        _render_alvara,
+        _render_authorization,
         authorization_pdf,
         declaration_item,
         declaration_pdf,
@@ -76,6 +77,7 @@ def run() -> int:
     from licensing.services import alvara_issue
     from portal import regulation
     from portal.pdf import render_pdf
+    from portal.signing import sign_pdf
     from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
     regulation.load_pack(_pick_pack())
@@ -93,8 +95,9 @@ def run() -> int:
     render_pdf("licensing/pdf/one_line.html", {})  # warm fonts and WeasyPrint
     baseline = timed(lambda: render_pdf("licensing/pdf/one_line.html", {}))
     kinds = {
-        "ato de outorga": lambda: authorization_pdf(auth),
-        "alvará": lambda: alvara_pdf(alvaras[0]),
+        # the renderings themselves (the served PDF is the stored one, rendered once at issue)
+        "ato de outorga": lambda: _render_authorization(auth),
+        "alvará": lambda: _render_alvara(alvaras[0]),
         "comprovante de protocolo": lambda: receipt_pdf(app),
         "formulário de vistoria": lambda: inspection_pdf(app),
     }
@@ -105,6 +108,16 @@ def run() -> int:
         t = timed(func)
         print(f"{name}: {t * 1000:.1f} ms — {t / baseline:.1f}× a página de uma linha")
 
+    # Issue #14: signing (PAdES) may add at most 1× the time of rendering the act.
+    act = _render_authorization(auth)
+    render_t = timed(lambda: _render_authorization(auth))
+    sign_t = timed(lambda: sign_pdf(act, reason="bench", location="bench"))
+    ok = sign_t <= render_t
+    print(f"assinatura do ato: {sign_t * 1000:.1f} ms — {sign_t / render_t:.2f}× a renderização "
+          f"({render_t * 1000:.1f} ms); meta ≤ 1× — {'OK' if ok else 'FALHOU'}")
+    stored_t = timed(lambda: authorization_pdf(auth))
+    print(f"ato servido do armazenamento: {stored_t * 1000:.2f} ms")
+
     start = time.perf_counter()
     with transaction.atomic():
         for _ in range(BATCH):
@@ -112,7 +125,7 @@ def run() -> int:
     batch = time.perf_counter() - start
     print(f"{BATCH} alvarás num lote: {batch:.2f} s ({batch / BATCH * 1000:.2f} ms cada; "
           f"{batch / baseline:.0f}× a página de uma linha) — banco {connection.vendor}")
-    return 0
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

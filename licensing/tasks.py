@@ -34,3 +34,19 @@ def check_quotas() -> int:
 @shared_task(acks_late=True, name="licensing.tasks.purge_expired_documents")
 def purge_expired_documents() -> int:
     return run_job("licensing.purge_expired_documents", jobs.purge_expired_documents)
+
+
+@shared_task(acks_late=True, name="licensing.tasks.freeze_grant_document")
+def freeze_grant_document(kind: str, pk: int) -> bool:
+    """Render, sign and store an issued act or alvará right after it was issued (idempotent:
+    a document already stored is left as it is)."""
+    from licensing.documents import alvara_pdf, authorization_pdf
+    from licensing.models import Alvara, Authorization
+
+    model, render = {"authorization": (Authorization, authorization_pdf), "alvara": (Alvara, alvara_pdf)}[kind]
+    obj = model.objects.filter(pk=pk).first()
+    if obj is None:
+        return False
+    render(obj)
+    return True
+

@@ -55,20 +55,6 @@ def frozen_pdf(
     return doc
 
 
-def freeze_on_commit(obj: models.Model, freeze: Callable[[models.Model], object]) -> None:
-    """Freeze ``obj``'s document as soon as the issuing transaction commits (outside its locks)."""
-
-    def run() -> None:
-        try:
-            freeze(obj)
-        except Exception:  # rendering can fail (fonts, Pango); the first download freezes it then
-            import logging
-
-            logging.getLogger(__name__).exception("Falha ao guardar o PDF de %s", object_label(obj)[:2])
-
-    transaction.on_commit(run)
-
-
 def identical_to_issued(data: bytes) -> IssuedDocument | None:
     """The issued document whose bytes are exactly ``data``, if any (uploaded-PDF check)."""
     return IssuedDocument.objects.filter(sha256=sha256_hex(data), size=len(data)).first()

@@ -20,8 +20,15 @@ from licensing.rules import add_years
 from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition
-from portal.issued import freeze_on_commit
 from portal.numbering import document_number, verification_code
+
+
+def freeze_on_commit(obj, kind: str) -> None:
+    """Once the issuing transaction commits, a worker renders, signs and stores the document
+    (outside the request and its locks); the first download does it if the worker has not yet."""
+    from licensing.tasks import freeze_grant_document
+
+    transaction.on_commit(lambda: freeze_grant_document.delay(kind, obj.pk))
 
 
 def _alvara_validity(pack, valid_from: date, grant_until: date, modality: str) -> date:
@@ -58,9 +65,7 @@ def authorization_issue(
     )
     audit_log(actor=actor, obj=authorization, action="authorization_issued", to_state=authorization.status,
               reason=reason, data={"number": authorization.number, "valid_until": valid_until.isoformat()})
-    from licensing.documents import authorization_pdf
-
-    freeze_on_commit(authorization, authorization_pdf)
+    freeze_on_commit(authorization, "authorization")
     alvaras = []
     alvara_act = pack.act("alvara")
     scope = alvara_act.get("scope", "none")
@@ -100,7 +105,7 @@ def alvara_issue(*, actor, authorization: Authorization, person, is_auxiliary: b
     )
     audit_log(actor=actor, obj=alvara, action="alvara_issued", to_state=alvara.status,
               reason="Alvará emitido", data={"number": alvara.number, "authorization": authorization.number})
-    freeze_on_commit(alvara, alvara_pdf)
+    freeze_on_commit(alvara, "alvara")
     return alvara
 
 
