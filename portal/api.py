@@ -11,12 +11,12 @@ from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.roles import Role, has_role
+from portal.throttling import PortalScopedRateThrottle
 
 
 def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
@@ -125,7 +125,7 @@ class TokenResponseSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class FailedAttemptThrottle(ScopedRateThrottle):
+class FailedAttemptThrottle(PortalScopedRateThrottle):
     """The scope's rate counts only the attempts the view reports as failed (per client IP).
 
     "Throttled after repeated failures": a client that signs in correctly many times is
@@ -198,7 +198,7 @@ class SignupView(APIView):
     throttle_scope = "signup"
 
     def get_throttles(self):
-        return [ScopedRateThrottle()]
+        return [PortalScopedRateThrottle()]
 
     @extend_schema(request=SignupSerializer, responses={201: None})
     def post(self, request):

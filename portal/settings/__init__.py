@@ -128,9 +128,13 @@ SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "portal.auth.lockout_response"
 AXES_USERNAME_FORM_FIELD = "username"
-# Behind a proxy, the client IP comes from X-Forwarded-For (number of trusted proxies).
-AXES_IPWARE_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# Failures are counted per account whatever its spelling (CPF with or without punctuation,
+# e-mail in any case): see portal.auth.lockout_username.
+AXES_USERNAME_CALLABLE = "portal.auth.lockout_username"
+# Behind a proxy, the client IP is the right-most X-Forwarded-For entry added by the trusted
+# proxies (portal.client_ip); with 0 the header is ignored and REMOTE_ADDR is the client.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "portal.client_ip.axes_client_ip"
 
 LANGUAGE_CODE = "pt-br"
 LANGUAGES = [("pt-br", "Português (Brasil)")]
@@ -237,6 +241,9 @@ REST_FRAMEWORK = {
         "signup": os.environ.get("THROTTLE_SIGNUP", "600/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Throttles of every app identify the client as portal.client_ip does (never a spoofed
+    # X-Forwarded-For); the portal's own throttles call portal.client_ip directly.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Portal de Táxi e Mototáxi — API v1",

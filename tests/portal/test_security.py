@@ -79,3 +79,108 @@ def test_login_and_signup_refuse_post_without_csrf(alegre):
     client = Client(enforce_csrf_checks=True)
     assert client.post(reverse("login"), {"username": "x", "password": "y"}).status_code == 403
     assert client.post(reverse("signup"), {}).status_code == 403
+
+
+# --- #16.1 the lockout counts an account, not a spelling ------------------------------------
+
+ALICE_SPELLINGS = ["529.982.247-25", "52998224725", "52998224725@EXAMPLE.org"]
+
+
+@pytest.mark.django_db
+def test_html_login_lockout_is_not_defeated_by_spelling_the_cpf_differently(alegre, applicant, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    client = Client()
+    for spelling in ALICE_SPELLINGS:
+        client.post(reverse("login"), {"username": spelling, "password": "errada"})
+    response = client.post(reverse("login"), {"username": "529 982 247 25", "password": "senha-forte-123"})
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_token_lockout_is_not_defeated_by_spelling_the_cpf_or_email_differently(api, alegre, applicant, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    for spelling in ALICE_SPELLINGS:
+        api().post("/api/v1/auth/token/", {"username": spelling, "password": "errada"}, format="json")
+    locked = api().post(
+        "/api/v1/auth/token/", {"username": "52998224725@example.org", "password": "senha-forte-123"}, format="json"
+    )
+    assert locked.status_code == 429 and "token" not in locked.json()
+
+
+@pytest.mark.django_db
+def test_admin_login_lockout_is_not_defeated_by_case_or_spaces(alegre, admin_user, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    client = Client()
+    for spelling in ["admin1", " admin1", "ADMIN1"]:
+        client.post("/admin/login/", {"username": spelling, "password": "errada"})
+    response = client.post("/admin/login/", {"username": "admin1", "password": "senha-forte-123"})
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_unknown_identifiers_are_counted_in_a_normalised_form(rf):
+    from portal.auth import lockout_username
+
+    request = rf.post("/conta/entrar/")
+    assert lockout_username(request, {"username": "390.533.447-05"}) == "39053344705"
+    assert lockout_username(request, {"username": " Carol@Example.ORG "}) == "carol@example.org"
+    assert lockout_username(request, {"username": "Fulano"}) == "fulano"
+
+
+# --- #16.2 the client IP behind a proxy ---------------------------------------------------------
+
+
+def _request(rf, xff=None, remote="10.0.0.2"):
+    extra = {"REMOTE_ADDR": remote}
+    if xff is not None:
+        extra["HTTP_X_FORWARDED_FOR"] = xff
+    return rf.get("/api/v1/fares/quote/", **extra)
+
+
+def test_spoofed_forwarded_for_is_ignored_without_a_trusted_proxy(rf, settings):
+    from portal.client_ip import client_ip
+    from portal.throttling import PortalScopedRateThrottle
+
+    settings.TRUSTED_PROXY_COUNT = 0
+    request = _request(rf, xff="1.2.3.4")
+    assert client_ip(request) == "10.0.0.2"
+    assert PortalScopedRateThrottle().get_ident(request) == "10.0.0.2"
+
+
+def test_with_one_trusted_proxy_the_right_most_address_is_the_client(rf, settings):
+    from portal.client_ip import client_ip
+    from portal.throttling import PortalScopedRateThrottle
+
+    settings.TRUSTED_PROXY_COUNT = 1
+    spoofed = _request(rf, xff="1.2.3.4, 203.0.113.7")  # the client wrote 1.2.3.4; the proxy added .7
+    assert client_ip(spoofed) == "203.0.113.7"
+    assert PortalScopedRateThrottle().get_ident(spoofed) == "203.0.113.7"
+    assert client_ip(_request(rf)) == "10.0.0.2"  # no header: the peer
+    assert client_ip(_request(rf, xff="lixo")) == "10.0.0.2"  # garbage: the peer
+
+
+def test_drf_throttles_of_other_apps_do_not_trust_forwarded_for_by_default(rf):
+    from rest_framework.settings import api_settings
+    from rest_framework.throttling import BaseThrottle
+
+    assert api_settings.NUM_PROXIES == 0
+    assert BaseThrottle().get_ident(_request(rf, xff="1.2.3.4")) == "10.0.0.2"
+
+
+@pytest.mark.django_db
+def test_lockout_ip_ignores_a_spoofed_forwarded_for(alegre, clerk, settings):
+    """With no trusted proxy a client rotating X-Forwarded-For is still one address for axes."""
+    from axes.models import AccessAttempt
+
+    settings.AXES_FAILURE_LIMIT = 3
+    settings.TRUSTED_PROXY_COUNT = 0
+    client = Client()
+    for i in range(3):
+        client.post(reverse("login"), {"username": "atendente1", "password": "errada"},
+                    HTTP_X_FORWARDED_FOR=f"198.51.100.{i}")
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"127.0.0.1"}
+    response = client.post(reverse("login"), {"username": "atendente1", "password": "senha-forte-123"},
+                           HTTP_X_FORWARDED_FOR="198.51.100.99")
+    assert response.status_code == 429
