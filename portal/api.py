@@ -8,7 +8,6 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -123,6 +122,7 @@ class TokenRequestSerializer(serializers.Serializer):
 
 class TokenResponseSerializer(serializers.Serializer):
     token = serializers.CharField()
+    expires_at = serializers.DateTimeField()
 
 
 class FailedAttemptThrottle(PortalScopedRateThrottle):
@@ -144,11 +144,24 @@ class FailedAttemptThrottle(PortalScopedRateThrottle):
 
 
 class TokenView(APIView):
-    """POST /api/v1/auth/token/ — exchange username (or CPF) and password for a token."""
+    """POST /api/v1/auth/token/ — exchange username (or CPF) and password for a token that
+    expires; DELETE revokes the token it is called with (204)."""
 
     authentication_classes: list = []
     permission_classes = [permissions.AllowAny]
     throttle_scope = "login"
+
+    def get_authenticators(self):
+        if getattr(self.request, "method", None) == "DELETE":
+            from portal.tokens import ExpiringTokenAuthentication
+
+            return [ExpiringTokenAuthentication()]
+        return []
+
+    def get_permissions(self):
+        if getattr(self.request, "method", None) == "DELETE":
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
 
     def get_throttles(self):
         self.failures = FailedAttemptThrottle()
@@ -159,6 +172,7 @@ class TokenView(APIView):
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         from portal.auth import LOCKOUT_MESSAGE
+        from portal.tokens import issue_token
 
         user = authenticate(
             request._request,
@@ -177,8 +191,18 @@ class TokenView(APIView):
                 {"errors": {"non_field_errors": ["Usuário ou senha incorretos."]}},
                 status=status.HTTP_401_UNAUTHORIZED,
             )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        from django.contrib.auth.signals import user_logged_in
+
+        token, key = issue_token(user, user_agent=request.META.get("HTTP_USER_AGENT", ""))
+        user_logged_in.send(sender=user.__class__, request=request._request, user=user)
+        return Response({"token": key, "expires_at": token.expires_at})
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request):
+        from portal.tokens import revoke_token
+
+        revoke_token(request.auth, "revogado pela API")
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class SignupSerializer(serializers.Serializer):

@@ -5,6 +5,7 @@ from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from portal import api, views
+from portal import auth_views as portal_auth_views
 from portal.forms import LoginForm
 
 api_v1 = [
@@ -26,7 +27,9 @@ urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("painel/", views.DashboardView.as_view(), name="dashboard"),
     path("conta/entrar/", auth_views.LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True), name="login"),
-    path("conta/sair/", auth_views.LogoutView.as_view(), name="logout"),
+    path("conta/sair/", portal_auth_views.LogoutView.as_view(), name="logout"),
+    path("conta/acessos/", portal_auth_views.ApiTokensView.as_view(), name="api-tokens"),
+    path("conta/acessos/<int:pk>/revogar/", portal_auth_views.ApiTokenRevokeView.as_view(), name="api-token-revoke"),
     path("conta/cadastro/", views.SignupView.as_view(), name="signup"),
     path("conta/senha/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("conta/senha/ok/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

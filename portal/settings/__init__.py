@@ -43,7 +43,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
@@ -115,6 +114,11 @@ if TESTING:
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "home"
+
+# API tokens (portal.tokens): lifetime by role; revoked by DELETE /api/v1/auth/token/, logout,
+# a password change or reset, and from the person's access page.
+API_TOKEN_TTL_STAFF_HOURS = env_int("API_TOKEN_TTL_STAFF_HOURS", 8)
+API_TOKEN_TTL_APPLICANT_DAYS = env_int("API_TOKEN_TTL_APPLICANT_DAYS", 30)
 
 # Brute-force lockout (django-axes, database handler)
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
@@ -222,7 +226,7 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "portal.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -184,3 +184,113 @@ def test_lockout_ip_ignores_a_spoofed_forwarded_for(alegre, clerk, settings):
     response = client.post(reverse("login"), {"username": "atendente1", "password": "senha-forte-123"},
                            HTTP_X_FORWARDED_FOR="198.51.100.99")
     assert response.status_code == 429
+
+
+# --- #16.3 API tokens expire and can be revoked --------------------------------------------------
+
+
+def _token(api, username="atendente1", password="senha-forte-123"):  # noqa: S107
+    response = api().post("/api/v1/auth/token/", {"username": username, "password": password}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def _me(api, key):
+    return api().get("/api/v1/me/", HTTP_AUTHORIZATION=f"Token {key}")
+
+
+@pytest.mark.django_db
+def test_token_expires_by_role_and_an_expired_token_is_a_portuguese_401(api, alegre, clerk, applicant, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from portal.models import ApiToken
+
+    settings.API_TOKEN_TTL_STAFF_HOURS = 8
+    settings.API_TOKEN_TTL_APPLICANT_DAYS = 30
+    staff = _token(api)
+    assert set(staff) == {"token", "expires_at"}
+    person = _token(api, "52998224725")
+    now = timezone.now()
+    staff_row = ApiToken.objects.get(user=clerk)
+    assert abs((staff_row.expires_at - now) - timedelta(hours=8)) < timedelta(minutes=1)
+    assert abs((ApiToken.objects.get(user=applicant).expires_at - now) - timedelta(days=30)) < timedelta(minutes=1)
+    assert staff_row.key_digest != staff["token"] and staff["token"] not in str(ApiToken.objects.values_list())
+    assert _me(api, staff["token"]).status_code == 200
+    assert _me(api, person["token"]).status_code == 200
+    ApiToken.objects.filter(pk=staff_row.pk).update(expires_at=now - timedelta(seconds=1))
+    expired = _me(api, staff["token"])
+    assert expired.status_code == 401
+    assert "expirado" in expired.json()["errors"]["detail"][0]
+
+
+@pytest.mark.django_db
+def test_delete_revokes_the_callers_token_only(api, alegre, clerk):
+    first, second = _token(api)["token"], _token(api)["token"]
+    response = api().delete("/api/v1/auth/token/", HTTP_AUTHORIZATION=f"Token {first}")
+    assert response.status_code == 204
+    assert _me(api, first).status_code == 401
+    assert _me(api, second).status_code == 200
+    assert api().delete("/api/v1/auth/token/").status_code == 401
+    assert api().delete("/api/v1/auth/token/", HTTP_AUTHORIZATION=f"Token {first}").status_code == 401
+
+
+@pytest.mark.django_db
+def test_a_password_change_revokes_tokens_and_is_audited(api, web, alegre, clerk):
+    from portal.models import AuditEntry
+
+    key = _token(api)["token"]
+    c = web(clerk)
+    response = c.post(reverse("password_change"), {
+        "old_password": "senha-forte-123", "new_password1": "outra-senha-2026", "new_password2": "outra-senha-2026",
+    })
+    assert response.status_code == 302
+    assert _me(api, key).status_code == 401
+    assert AuditEntry.objects.filter(action="password_changed", object_id=str(clerk.pk)).exists()
+
+
+@pytest.mark.django_db
+def test_a_password_reset_revokes_tokens(api, alegre, clerk):
+    from django.contrib.auth.tokens import default_token_generator
+    from django.utils.encoding import force_bytes
+    from django.utils.http import urlsafe_base64_encode
+
+    key = _token(api)["token"]
+    clerk.refresh_from_db()  # signing in for the token set last_login, part of the reset token
+    uid = urlsafe_base64_encode(force_bytes(clerk.pk))
+    c = Client()
+    r = c.get(reverse("password_reset_confirm", args=[uid, default_token_generator.make_token(clerk)]))
+    assert r.status_code == 302
+    r = c.post(r["Location"], {"new_password1": "outra-senha-2026", "new_password2": "outra-senha-2026"})
+    assert r.status_code == 302, r.content
+    assert _me(api, key).status_code == 401
+
+
+@pytest.mark.django_db
+def test_logout_revokes_tokens(api, alegre, clerk):
+    key = _token(api)["token"]
+    c = Client()
+    c.post(reverse("login"), {"username": "atendente1", "password": "senha-forte-123"})
+    assert c.post(reverse("logout")).status_code == 302
+    assert _me(api, key).status_code == 401
+
+
+@pytest.mark.django_db
+def test_access_page_lists_active_tokens_and_revokes_one(api, web, alegre, clerk, applicant):
+    key = _token(api)["token"]
+    _me(api, key)
+    c = web(clerk)
+    page = c.get(reverse("api-tokens"))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert key[:8] in body and key not in body and "Revogar" in body
+    from portal.models import ApiToken
+
+    token = ApiToken.objects.get(user=clerk)
+    assert token.last_used_at is not None
+    assert web(applicant).post(reverse("api-token-revoke", args=[token.pk])).status_code == 404
+    assert _me(api, key).status_code == 200
+    assert c.post(reverse("api-token-revoke", args=[token.pk])).status_code == 302
+    assert _me(api, key).status_code == 401
+    assert key[:8] not in c.get(reverse("api-tokens")).content.decode()
