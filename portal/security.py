@@ -39,8 +39,15 @@ def _after_password_change(sender, instance, created=False, raw=False, **kwargs)
 
 
 def _record_login(sender, request, user, **kwargs):
+    import time
+
     from portal.audit import audit_log
     from portal.client_ip import client_ip
+    from portal.middleware import SESSION_STARTED_KEY
+
+    session = getattr(request, "session", None)
+    if session is not None and not getattr(request, "path", "").startswith("/api/"):
+        session[SESSION_STARTED_KEY] = int(time.time())  # the absolute lifetime counts from here
 
     path = getattr(request, "path", "") if request is not None else ""
     channel = "api" if path.startswith("/api/") else ("admin" if "/login/" in path and "conta" not in path else "web")

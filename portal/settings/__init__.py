@@ -59,6 +59,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "portal.middleware.PrivateResponseMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -172,6 +173,8 @@ FILE_UPLOAD_PERMISSIONS = 0o640
 # Sessions and cookies
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
 SESSION_IDLE_TIMEOUT = env_int("SESSION_IDLE_TIMEOUT", 30 * 60)
+# However busy, a session ends this many hours after its login (portal.middleware).
+SESSION_ABSOLUTE_HOURS = env_int("SESSION_ABSOLUTE_HOURS", 12)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = True
@@ -187,6 +190,12 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
 X_FRAME_OPTIONS = "DENY"
+# No page uses these browser features (the agents' pages take photos through a file input,
+# which needs no permission); a page that comes to need one lists its origin here.
+PERMISSIONS_POLICY = {
+    "camera": [], "microphone": [], "geolocation": [], "payment": [], "usb": [],
+    "browsing-topics": [],
+}
 SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
 
 CONTENT_SECURITY_POLICY = {

@@ -294,3 +294,39 @@ def test_access_page_lists_active_tokens_and_revokes_one(api, web, alegre, clerk
     assert c.post(reverse("api-token-revoke", args=[token.pk])).status_code == 302
     assert _me(api, key).status_code == 401
     assert key[:8] not in c.get(reverse("api-tokens")).content.decode()
+
+
+# --- #16.4 sessions and caching headers -----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_busy_session_still_ends_after_its_absolute_lifetime(alegre, clerk, settings):
+    settings.SESSION_ABSOLUTE_HOURS = 12
+    settings.SESSION_IDLE_TIMEOUT = 1800
+    c = Client()
+    c.post(reverse("login"), {"username": "atendente1", "password": "senha-forte-123"})
+    assert c.get(reverse("dashboard")).status_code == 200
+    session = c.session
+    session["auth_started"] -= 12 * 3600 + 60  # logged in 12 h ago, active a moment ago
+    session.save()
+    response = c.get(reverse("dashboard"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert "tempo máximo" in c.get(reverse("login")).content.decode()
+
+
+@pytest.mark.django_db
+def test_no_store_for_signed_in_pages_and_token_api_calls(api, web, alegre, clerk):
+    assert "no-store" in web(clerk).get(reverse("dashboard"))["Cache-Control"]
+    assert "no-store" in web(clerk).get(reverse("home"))["Cache-Control"]
+    key = _token(api)["token"]
+    assert "no-store" in _me(api, key)["Cache-Control"]
+    assert "no-store" in Client().get(reverse("password_reset"))["Cache-Control"]
+    anonymous = Client().get(reverse("legislation"))
+    assert "no-store" not in anonymous.get("Cache-Control", "")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/", "/conta/entrar/", "/api/v1/me/"])
+def test_permissions_policy_on_every_response(client, alegre, path):
+    policy = client.get(path)["Permissions-Policy"]
+    assert "camera=()" in policy and "microphone=()" in policy and "geolocation=()" in policy
