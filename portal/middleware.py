@@ -75,6 +75,32 @@ class PrivateResponseMiddleware:
 
 PRIVATE_PREFIXES = ("/conta/",)
 
+TOO_LARGE_MESSAGE = "A requisição é grande demais ({size} MB; limite {limit} MB). Envie arquivos menores."
+
+
+class RequestSizeLimitMiddleware:
+    """A body larger than REQUEST_MAX_BYTES (by its Content-Length) is a 413 before a byte of it
+    is read. Django's DATA_UPLOAD_MAX_MEMORY_SIZE does not count uploaded files, which would
+    otherwise stream to a temporary file whatever their size."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        limit = int(settings.REQUEST_MAX_BYTES)
+        if length > limit:
+            from django.http import HttpResponse, JsonResponse
+
+            message = TOO_LARGE_MESSAGE.format(size=-(-length // (1024 * 1024)), limit=limit // (1024 * 1024))
+            if request.path.startswith("/api/"):
+                return JsonResponse({"errors": {"non_field_errors": [message]}}, status=413)
+            return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
 
 class MunicipalityTimezoneMiddleware:
     """Dates and times are shown in the municipality's zone."""

@@ -168,9 +168,13 @@ class LawView(TemplateView):
 
 
 def healthz(request):
+    """Database (required: an error is a 500) and Redis (a cache: "down" is "degraded", still 200)."""
+    from portal.cache import redis_status
+
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
-    return JsonResponse({"status": "ok"})
+    redis = redis_status()
+    return JsonResponse({"status": "degraded" if redis == "down" else "ok", "database": "ok", "redis": redis})
 
 
 def favicon(request):

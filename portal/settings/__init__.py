@@ -59,6 +59,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "portal.middleware.RequestSizeLimitMiddleware",
     "portal.middleware.PrivateResponseMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -165,7 +166,13 @@ WHITENOISE_USE_FINDERS = DEBUG or TESTING
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "/nao-publico/"
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
+# Images above this many pixels are refused from their header, before any decoding.
+UPLOAD_MAX_PIXELS = env_int("UPLOAD_MAX_PIXELS", 40_000_000)
 DATA_UPLOAD_MAX_NUMBER_FILES = 10
+# Bodies are capped before they are read: the whole request (portal.middleware.RequestSizeLimit,
+# by its Content-Length: 413), the non-file part (Django), files kept in memory (above: a temp file).
+# The proxy in front caps it too (client_max_body_size, README).
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", DATA_UPLOAD_MAX_NUMBER_FILES * UPLOAD_MAX_BYTES + 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_PERMISSIONS = 0o640
@@ -214,10 +221,11 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Cache: Redis when configured, local memory otherwise.
+# Cache: Redis when configured (falling back to local memory while Redis is down: see
+# portal.cache), local memory otherwise.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "portal.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
