@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import ParseError
@@ -226,12 +225,11 @@ class SignupView(APIView):
 
     @extend_schema(request=SignupSerializer, responses={201: None})
     def post(self, request):
-        from portal.services import applicant_sign_up
+        from portal.services import sign_up
 
         serializer = SignupSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        with transaction.atomic():
-            user = applicant_sign_up(**serializer.validated_data)
+        user = sign_up(**serializer.validated_data)
         return Response(
             {"id": user.pk, "username": user.username, "name": user.name, "email": user.email},
             status=status.HTTP_201_CREATED,

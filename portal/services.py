@@ -17,6 +17,50 @@ from portal.validators import normalize_cpf, validate_cpf
 
 CPF_CHARACTERS = re.compile(r"\s*[\d.\-\s]+\s*")
 
+# The same words whether the CPF or the e-mail is taken, and no "já existe uma conta": the
+# sign-up does not confirm who is registered (the owner is told by e-mail instead).
+TAKEN_MESSAGE = (
+    "Não foi possível concluir o cadastro com estes dados. Se você já tem conta, entre com o "
+    "CPF ou recupere a senha; se não conseguir, procure o atendimento com um documento."
+)
+
+
+class AccountTaken(ValidationError):
+    """A sign-up refused because the CPF or the e-mail has an account: ``owners`` are warned."""
+
+    def __init__(self, errors, owners):
+        super().__init__(errors)
+        self.owners = owners
+
+
+def sign_up(**kwargs):
+    """applicant_sign_up, warning by e-mail the owner of a CPF or e-mail someone tried to sign
+    up with (once a day), outside the refused transaction."""
+    try:
+        return applicant_sign_up(**kwargs)
+    except AccountTaken as exc:
+        warn_owners(exc.owners)
+        raise ValidationError(exc.error_dict) from None
+
+
+def warn_owners(owners) -> None:
+    from django.utils import timezone
+
+    from portal.notifications import notify
+
+    today = timezone.localdate().isoformat()
+    for owner in owners:
+        if not owner.email:
+            continue
+        notify(
+            recipient=owner,
+            subject="Tentativa de cadastro com os seus dados",
+            body=("Alguém tentou criar uma conta no portal com o seu CPF ou e-mail. Se foi você, "
+                  "entre com o CPF ou use “Esqueci a senha”. Se não foi, nada muda na sua conta; "
+                  "em caso de dúvida, procure o atendimento."),
+            dedup_key=f"signup-attempt:{owner.pk}:{today}",
+        )
+
 
 def _never_used(user) -> bool:
     """An account the portal created on someone's behalf: no password, no e-mail, never signed in."""
@@ -39,10 +83,16 @@ def applicant_sign_up(
         errors["cpf"] = exc.messages
     existing = User.objects.select_for_update().filter(cpf=digits).first() if "cpf" not in errors else None
     claim = existing is not None and _never_used(existing)
+    owners = []
     if existing is not None and not claim:
-        errors["cpf"] = ["Já existe uma conta com este CPF. Entre com ele ou recupere a senha."]
-    if email and User.objects.filter(email__iexact=email).exclude(pk=existing.pk if claim else None).exists():
-        errors["email"] = ["Já existe uma conta com este e-mail."]
+        errors["cpf"] = [TAKEN_MESSAGE]
+        owners.append(existing)
+    email_owner = (User.objects.filter(email__iexact=email).exclude(pk=existing.pk if claim else None)
+                   .order_by("pk").first() if email else None)
+    if email_owner is not None:
+        errors.setdefault("cpf" if "cpf" in errors else "email", [TAKEN_MESSAGE])
+        if email_owner not in owners:
+            owners.append(email_owner)
     if not name.strip():
         errors["name"] = ["Informe o nome completo."]
     candidate = User(username=digits, name=name, email=email)
@@ -52,6 +102,8 @@ def applicant_sign_up(
         errors["password"] = exc.messages
     if birth_date and birth_date >= date.today():  # noqa: DTZ011
         errors["birth_date"] = ["A data de nascimento deve estar no passado."]
+    if owners:
+        raise AccountTaken(errors, owners)
     if errors:
         raise ValidationError(errors)
     if claim:
@@ -71,9 +123,7 @@ def applicant_sign_up(
                 birth_date=birth_date, phone=phone or "",
             )
     except IntegrityError:  # the same CPF signed up at the same moment
-        raise ValidationError(
-            {"cpf": ["Já existe uma conta com este CPF. Entre com ele ou recupere a senha."]}
-        ) from None
+        raise ValidationError({"cpf": [TAKEN_MESSAGE]}) from None
     user.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
     audit_log(actor=user, obj=user, action="account_created", to_state="active", reason="Cadastro de requerente")
     return user

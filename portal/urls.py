@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from portal import api, views
 from portal import auth_views as portal_auth_views
+from portal.auth_forms import BackgroundPasswordResetForm
 from portal.forms import LoginForm
 
 api_v1 = [
@@ -33,7 +34,7 @@ urlpatterns = [
     path("conta/cadastro/", views.SignupView.as_view(), name="signup"),
     path("conta/senha/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("conta/senha/ok/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("conta/recuperar/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("conta/recuperar/", auth_views.PasswordResetView.as_view(form_class=BackgroundPasswordResetForm), name="password_reset"),
     path("conta/recuperar/enviado/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("conta/recuperar/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
     path("conta/recuperar/concluido/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),

@@ -24,7 +24,7 @@ from portal import regulation
 from portal.forms import SignupForm
 from portal.models import Notification
 from portal.roles import Role, has_role
-from portal.services import applicant_sign_up
+from portal.services import sign_up
 
 
 class RoleRequiredMixin(LoginRequiredMixin):
@@ -83,7 +83,7 @@ class SignupView(View):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                user = applicant_sign_up(
+                user = sign_up(
                     cpf=data["cpf"], name=data["name"], email=data["email"], password=data["password"],
                     birth_date=data["birth_date"], phone=data.get("phone", ""),
                 )

@@ -529,3 +529,72 @@ def test_healthz_with_redis_up(client, alegre, settings):
         pytest.skip("Redis ausente em 127.0.0.1:6379")
     settings.CACHES = {"default": {"BACKEND": "portal.cache.ResilientRedisCache", "LOCATION": "redis://127.0.0.1:6379/15"}}
     assert client.get(reverse("healthz")).json()["redis"] == "ok"
+
+
+# --- #16.7 smaller leaks --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_password_reset_answers_the_same_for_known_and_unknown_emails_and_sends_in_background(
+    alegre, clerk, monkeypatch, mailoutbox
+):
+    from portal import tasks
+
+    queued = []
+    monkeypatch.setattr(tasks.send_password_reset, "delay", lambda *a: queued.append(a))
+    answers = []
+    for email in ("atendente1@example.org", "ninguem@example.org"):
+        response = Client().post(reverse("password_reset"), {"email": email})
+        answers.append((response.status_code, response["Location"]))
+    assert answers[0] == answers[1] == (302, reverse("password_reset_done"))
+    assert [q[0] for q in queued] == ["atendente1@example.org", "ninguem@example.org"]
+    assert mailoutbox == []  # nothing sent (nor looked up) during the request
+    assert tasks.send_password_reset(*queued[1]) == 0 and mailoutbox == []
+    assert tasks.send_password_reset(*queued[0]) == 1
+    assert len(mailoutbox) == 1 and "/conta/recuperar/" in mailoutbox[0].body
+
+
+@pytest.mark.django_db
+def test_password_reset_without_a_broker_still_answers_and_sends(alegre, clerk, monkeypatch, mailoutbox):
+    import threading
+
+    from portal import tasks
+
+    def broken(*a):
+        raise ConnectionError("broker down")
+
+    started = []
+    monkeypatch.setattr(tasks.send_password_reset, "delay", broken)
+    monkeypatch.setattr(threading, "Thread", lambda target, args, daemon: started.append((target, args)) or
+                        type("T", (), {"start": lambda self: None})())
+    response = Client().post(reverse("password_reset"), {"email": "atendente1@example.org"})
+    assert response.status_code == 302 and len(started) == 1
+
+
+@pytest.mark.django_db
+def test_signup_does_not_confirm_that_a_cpf_or_email_is_registered_and_warns_the_owner(
+    api, alegre, applicant, mailoutbox, django_capture_on_commit_callbacks
+):
+    from tests.portal.test_accounts import SIGNUP
+
+    with django_capture_on_commit_callbacks(execute=True):
+        taken_cpf = api().post("/api/v1/accounts/", {**SIGNUP, "cpf": applicant.cpf}, format="json")
+        taken_email = api().post("/api/v1/accounts/", {**SIGNUP, "email": applicant.email.upper()}, format="json")
+    for response in (taken_cpf, taken_email):
+        assert response.status_code == 400
+        text = str(response.json())
+        assert "Já existe" not in text and "Não foi possível concluir o cadastro" in text
+    assert "cpf" in taken_cpf.json()["errors"]
+    with django_capture_on_commit_callbacks(execute=True):
+        again = api().post("/api/v1/accounts/", {**SIGNUP, "cpf": applicant.cpf}, format="json")
+    assert again.status_code == 400
+    warned = [m for m in mailoutbox if applicant.email in m.to]
+    assert len(warned) == 1 and "Tentativa de cadastro" in warned[0].subject  # once a day
+
+
+@pytest.mark.django_db
+def test_html_signup_with_a_taken_cpf_shows_the_generic_message(client, alegre, applicant):
+    data = {"name": "Carol", "cpf": "529.982.247-25", "birth_date": "01/05/1990", "email": "c@example.org",
+            "password": "taxi-seguro-2026", "password2": "taxi-seguro-2026"}
+    body = client.post(reverse("signup"), data).content.decode()
+    assert "Não foi possível concluir o cadastro" in body and "Já existe" not in body
