@@ -117,6 +117,9 @@ IsStaff = role_permission(Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN)
 class TokenRequestSerializer(serializers.Serializer):
     username = serializers.CharField(label="usuário ou CPF", max_length=150)
     password = serializers.CharField(label="senha", max_length=256, trim_whitespace=False)
+    otp = serializers.CharField(label="código do aplicativo autenticador", max_length=10, required=False,
+                                allow_blank=True, allow_null=True,
+                                help_text="Servidores com segundo fator obrigatório: o código de 6 dígitos.")
 
 
 class TokenResponseSerializer(serializers.Serializer):
@@ -190,6 +193,17 @@ class TokenView(APIView):
                 {"errors": {"non_field_errors": ["Usuário ou senha incorretos."]}},
                 status=status.HTTP_401_UNAUTHORIZED,
             )
+        from portal import second_factor
+
+        if second_factor.needs_second_factor(user):
+            if second_factor.confirmed_device(user) is None:
+                return Response({"errors": {"otp": [second_factor.OTP_NOT_ENROLLED]}}, status=status.HTTP_403_FORBIDDEN)
+            code = serializer.validated_data.get("otp") or ""
+            if not code:
+                return Response({"errors": {"otp": [second_factor.OTP_MISSING]}}, status=status.HTTP_401_UNAUTHORIZED)
+            if second_factor.check_code(user, code) is None:
+                self.failures.record_failure()
+                return Response({"errors": {"otp": [second_factor.WRONG_CODE]}}, status=status.HTTP_401_UNAUTHORIZED)
         from django.contrib.auth.signals import user_logged_in
 
         token, key = issue_token(user, user_agent=request.META.get("HTTP_USER_AGENT", ""))

@@ -55,8 +55,42 @@ def _record_login(sender, request, user, **kwargs):
               data={"channel": channel, "ip": client_ip(request) if request is not None else ""})
 
 
-def connect() -> None:
+def _record_role_change(sender, instance, action, reverse, model, pk_set, **kwargs):
+    """Role grants and removals (User.groups, from either side) in the audit, with the actor of
+    the request when there is one."""
+    if action not in ("post_add", "post_remove", "pre_clear") or (action != "pre_clear" and not pk_set):
+        return
+    from django.contrib.auth.models import Group
+
+    from portal.audit import audit_log
+    from portal.second_factor import current_actor
+
     User = get_user_model()
+    if action == "pre_clear":
+        if reverse:
+            pairs = [(u, instance) for u in instance.user_set.all()]
+        else:
+            pairs = [(instance, g) for g in instance.groups.all()]
+    elif reverse:  # group.user_set.add(users)
+        pairs = [(u, instance) for u in User.objects.filter(pk__in=pk_set)]
+    else:
+        pairs = [(instance, g) for g in Group.objects.filter(pk__in=pk_set)]
+    actor = current_actor.get()
+    name = "role_granted" if action == "post_add" else "role_revoked"
+    for user, group in pairs:
+        if name == "role_granted":
+            audit_log(actor=actor, obj=user, action="role_granted", to_state=group.name,
+                      reason="Perfil concedido", data={"role": group.name})
+        else:
+            audit_log(actor=actor, obj=user, action="role_revoked", from_state=group.name,
+                      reason="Perfil retirado", data={"role": group.name})
+
+
+def connect() -> None:
+    from django.db.models.signals import m2m_changed
+
+    User = get_user_model()
+    m2m_changed.connect(_record_role_change, sender=User.groups.through, dispatch_uid="portal_role_change")
     pre_save.connect(_remember_password_change, sender=User, dispatch_uid="portal_password_change_pre")
     post_save.connect(_after_password_change, sender=User, dispatch_uid="portal_password_change_post")
     user_logged_in.connect(_record_login, dispatch_uid="portal_record_login")

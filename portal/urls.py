@@ -1,10 +1,11 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from portal import api, views
+from portal import api, second_factor, views
 from portal import auth_views as portal_auth_views
 from portal.auth_forms import BackgroundPasswordResetForm
 from portal.forms import LoginForm
@@ -29,6 +30,8 @@ urlpatterns = [
     path("painel/", views.DashboardView.as_view(), name="dashboard"),
     path("conta/entrar/", auth_views.LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True), name="login"),
     path("conta/sair/", portal_auth_views.LogoutView.as_view(), name="logout"),
+    path("conta/segundo-fator/", second_factor.SecondFactorSetupView.as_view(), name="second-factor-setup"),
+    path("conta/verificacao/", second_factor.SecondFactorVerifyView.as_view(), name="second-factor-verify"),
     path("conta/acessos/", portal_auth_views.ApiTokensView.as_view(), name="api-tokens"),
     path("conta/acessos/<int:pk>/revogar/", portal_auth_views.ApiTokenRevokeView.as_view(), name="api-token-revoke"),
     path("conta/cadastro/", views.SignupView.as_view(), name="signup"),
@@ -47,7 +50,7 @@ urlpatterns = [
     path("healthz/", views.healthz, name="healthz"),
     path("robots.txt", views.robots, name="robots"),
     path("favicon.ico", views.favicon, name="favicon"),
-    path("admin/", admin.site.urls),
+    path(settings.ADMIN_URL, admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("", include("licensing.urls")),
     path("", include("licensing.lifecycle_urls")),

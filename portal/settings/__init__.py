@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "pgtrigger",
     "portal",
     "fleet",
@@ -68,6 +70,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "portal.middleware.SessionIdleTimeoutMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "portal.second_factor.StaffSecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "portal.middleware.NullCharacterMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -113,6 +117,12 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Staff roles and the admin need a second factor (TOTP app, portal.second_factor); off with
+# DEBUG and in the tests so that `make run` and the suite sign in with the password alone.
+STAFF_2FA_REQUIRED = env_bool("STAFF_2FA_REQUIRED", not (DEBUG or TESTING))
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Portal do Táxi")
+# Path of the Django admin (a less guessable one keeps it out of the scanners' logs).
+ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "home"

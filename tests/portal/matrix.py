@@ -6,6 +6,8 @@ ROWS = [
     Row("login", {"anonymous": 200, "*": 302}),
     Row("logout", {"*": 302}, method="post"),
     Row("api-tokens", signed_in()),
+    Row("second-factor-setup", signed_in(), notes="STAFF_2FA_REQUIRED is off in the tests: anyone may enrol"),
+    Row("second-factor-verify", {"anonymous": LOGIN, "*": 302}, notes="no confirmed device: to the enrolment"),
     Row("api-token-revoke", {"anonymous": LOGIN, "requerente": 302, "*": 404}, method="post",
         kwargs=lambda w: {"pk": w["alice_token"].pk}, notes="only the token's owner may revoke it"),
     Row("signup", {"anonymous": 200, "*": 302}),

@@ -598,3 +598,125 @@ def test_html_signup_with_a_taken_cpf_shows_the_generic_message(client, alegre, 
             "password": "taxi-seguro-2026", "password2": "taxi-seguro-2026"}
     body = client.post(reverse("signup"), data).content.decode()
     assert "Não foi possível concluir o cadastro" in body and "Já existe" not in body
+
+
+# --- #16.8 staff second factor ---------------------------------------------------------------------
+
+
+def _totp(device) -> str:
+    from django_otp.oath import totp
+
+    return f"{totp(device.bin_key, step=device.step, t0=device.t0, digits=device.digits, drift=device.drift):06d}"
+
+
+def _password_login(client, username):
+    response = client.post(reverse("login"), {"username": username, "password": "senha-forte-123"})
+    assert response.status_code == 302
+    return response
+
+
+@pytest.mark.django_db
+def test_staff_enrol_a_totp_app_after_the_password_and_then_reach_their_pages(alegre, clerk, settings):
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from portal.models import AuditEntry
+
+    settings.STAFF_2FA_REQUIRED = True
+    c = Client()
+    _password_login(c, "atendente1")
+    response = c.get(reverse("dashboard"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("second-factor-setup"))
+    page = c.get(response["Location"])
+    assert page.status_code == 200 and "data:image/svg+xml;base64," in page.content.decode()
+    device = TOTPDevice.objects.get(user=clerk, confirmed=False)
+    assert "otpauth://totp/" in device.config_url
+    assert c.post(reverse("second-factor-setup"), {"code": "000000"}).status_code == 400
+    device.refresh_from_db()
+    device.throttle_reset()  # django-otp slows down guesses after a wrong code
+    done = c.post(reverse("second-factor-setup"), {"code": _totp(device), "next": reverse("dashboard")})
+    assert done.status_code == 302 and done["Location"] == reverse("dashboard")
+    assert c.get(reverse("dashboard")).status_code == 200
+    assert AuditEntry.objects.filter(action="second_factor_enrolled", object_id=str(clerk.pk)).exists()
+
+
+@pytest.mark.django_db
+def test_enrolled_staff_type_the_code_after_the_password_admin_included(alegre, admin_user, settings):
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    settings.STAFF_2FA_REQUIRED = True
+    device = TOTPDevice.objects.create(user=admin_user, name="app", confirmed=True)
+    c = Client()
+    c.post("/admin/login/?next=/admin/", {"username": "admin1", "password": "senha-forte-123"})
+    response = c.get("/admin/")
+    assert response.status_code == 302 and response["Location"].startswith(reverse("second-factor-verify"))
+    assert c.get(reverse("dashboard"))["Location"].startswith(reverse("second-factor-verify"))
+    assert c.get("/api/v1/me/").status_code == 403
+    wrong = c.post(reverse("second-factor-verify"), {"code": "123456", "next": "/admin/"})
+    assert wrong.status_code == 400 and "Código incorreto" in wrong.content.decode()
+    device.throttle_reset()
+    ok = c.post(reverse("second-factor-verify"), {"code": _totp(device), "next": "/admin/"})
+    assert ok.status_code == 302 and ok["Location"] == "/admin/"
+    assert c.get("/admin/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_applicants_need_no_second_factor_and_it_is_off_by_default_in_tests(alegre, applicant, clerk, settings):
+    assert settings.STAFF_2FA_REQUIRED is False
+    c = Client()
+    _password_login(c, "atendente1")
+    assert c.get(reverse("dashboard")).status_code == 200
+    settings.STAFF_2FA_REQUIRED = True
+    c = Client()
+    _password_login(c, "52998224725")
+    assert c.get(reverse("dashboard")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_token_endpoint_asks_staff_for_the_code(api, alegre, clerk, applicant, settings):
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    settings.STAFF_2FA_REQUIRED = True
+    creds = {"username": "atendente1", "password": "senha-forte-123"}
+    not_enrolled = api().post("/api/v1/auth/token/", creds, format="json")
+    assert not_enrolled.status_code == 403 and "otp" in not_enrolled.json()["errors"]
+    device = TOTPDevice.objects.create(user=clerk, name="app", confirmed=True)
+    missing = api().post("/api/v1/auth/token/", creds, format="json")
+    assert missing.status_code == 401 and "otp" in missing.json()["errors"]
+    wrong = api().post("/api/v1/auth/token/", {**creds, "otp": "000000"}, format="json")
+    assert wrong.status_code == 401
+    device.refresh_from_db()
+    device.throttle_reset()
+    ok = api().post("/api/v1/auth/token/", {**creds, "otp": _totp(device)}, format="json")
+    assert ok.status_code == 200 and "token" in ok.json()
+    person = api().post("/api/v1/auth/token/", {"username": "52998224725", "password": "senha-forte-123"}, format="json")
+    assert person.status_code == 200
+
+
+@pytest.mark.django_db
+def test_role_grants_logins_and_password_changes_are_audited(web, alegre, clerk, admin_user):
+    from django.contrib.auth.models import Group
+
+    from portal.models import AuditEntry
+
+    assert AuditEntry.objects.filter(action="role_granted", object_id=str(clerk.pk), to_state="atendente").exists()
+    c = Client()
+    _password_login(c, "atendente1")
+    assert AuditEntry.objects.filter(action="login", object_id=str(clerk.pk)).exists()
+    admin = web(admin_user)
+    response = admin.post(f"/admin/portal/user/{clerk.pk}/change/", {
+        "username": "atendente1", "email": clerk.email, "name": clerk.name, "is_active": "on",
+        "groups": [Group.objects.get(name="atendente").pk, Group.objects.get_or_create(name="julgador")[0].pk],
+        "date_joined_0": "01/01/2026", "date_joined_1": "10:00:00",
+    })
+    assert response.status_code == 302, response.context["adminform"].errors if response.context else response
+    grant = AuditEntry.objects.filter(action="role_granted", object_id=str(clerk.pk), to_state="julgador").first()
+    assert grant is not None and grant.actor_id == admin_user.pk
+    clerk.groups.remove(Group.objects.get(name="atendente"))
+    assert AuditEntry.objects.filter(action="role_revoked", object_id=str(clerk.pk), from_state="atendente").exists()
+
+
+def test_admin_path_is_a_setting():
+    from django.conf import settings
+
+    assert settings.ADMIN_URL == "admin/"
+    assert reverse("admin:index") == "/" + settings.ADMIN_URL
