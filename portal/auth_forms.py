@@ -18,14 +18,35 @@ class BackgroundPasswordResetForm(PasswordResetForm):
     def save(self, domain_override=None, use_https=False, request=None, **kwargs):
         email = self.cleaned_data["email"]
         domain = domain_override or (request.get_host() if request is not None else "")
-        args = (email, domain, bool(use_https or (request is not None and request.is_secure())))
-        from portal.tasks import send_password_reset
+        queue_reset_email(email, domain, bool(use_https or (request is not None and request.is_secure())))
 
-        try:
-            send_password_reset.delay(*args)
-        except Exception:  # broker unreachable: still off the request, still the same answer
-            logger.warning("Fila indisponível; e-mail de redefinição de senha enviado por uma thread.")
-            threading.Thread(target=_send_in_thread, args=args, daemon=True).start()
+
+def queue_reset_email(email: str, domain: str, use_https: bool) -> None:
+    """The reset (or account-completion) link for ``email``, sent by the background task."""
+    from portal.tasks import send_password_reset
+
+    args = (email, domain, use_https)
+    try:
+        send_password_reset.delay(*args)
+    except Exception:  # broker unreachable: still off the request, still the same answer
+        logger.warning("Fila indisponível; e-mail de redefinição de senha enviado por uma thread.")
+        threading.Thread(target=_send_in_thread, args=args, daemon=True).start()
+
+
+class ClaimAwarePasswordResetForm(PasswordResetForm):
+    """Django's reset e-mail, also for an account created on the person's behalf (no password,
+    never used) whose e-mail is on record: the link is how such an account is claimed."""
+
+    def get_users(self, email):
+        from django.contrib.auth import get_user_model
+
+        from portal.services import claimable
+
+        User = get_user_model()
+        email_field = User.get_email_field_name()
+        for user in User._default_manager.filter(**{f"{email_field}__iexact": email, "is_active": True}):
+            if user.has_usable_password() or claimable(user):
+                yield user
 
 
 def _send_in_thread(email: str, domain: str, use_https: bool) -> None:
@@ -40,7 +61,7 @@ def _send_in_thread(email: str, domain: str, use_https: bool) -> None:
 def send_reset_email(email: str, domain: str, use_https: bool) -> int:
     """Send the reset link to each active account of ``email`` with a usable password (Django's
     rules); returns how many were sent."""
-    form = PasswordResetForm(data={"email": email})
+    form = ClaimAwarePasswordResetForm(data={"email": email})
     if not form.is_valid():
         return 0
     users = list(form.get_users(email))

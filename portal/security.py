@@ -22,8 +22,13 @@ def _remember_password_change(sender, instance, raw=False, update_fields=None, *
     instance._portal_password_changed = False
     if raw or instance.pk is None or (update_fields is not None and "password" not in update_fields):
         return
-    old = sender.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
-    instance._portal_password_changed = old is not None and old != instance.password
+    old = sender.objects.filter(pk=instance.pk).values_list("password", "last_login").first()
+    instance._portal_password_changed = old is not None and old[0] != instance.password
+    from django.contrib.auth.hashers import is_password_usable
+
+    # an account created on the person's behalf gets its first password: claimed
+    instance._portal_claimed = (instance._portal_password_changed and not is_password_usable(old[0])
+                                and old[1] is None and instance.has_usable_password())
 
 
 def _after_password_change(sender, instance, created=False, raw=False, **kwargs):
@@ -33,6 +38,15 @@ def _after_password_change(sender, instance, created=False, raw=False, **kwargs)
     from portal.audit import audit_log
     from portal.tokens import revoke_tokens
 
+    if getattr(instance, "_portal_claimed", False):
+        from django.contrib.auth.models import Group
+
+        from portal.roles import Role
+
+        instance._portal_claimed = False
+        instance.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
+        audit_log(actor=instance, obj=instance, action="account_claimed", to_state="active",
+                  reason="Conta criada em nome da pessoa concluída pelo link enviado ao e-mail cadastrado")
     revoked = revoke_tokens(instance, "senha alterada")
     audit_log(actor=instance, obj=instance, action="password_changed",
               reason="Senha alterada ou redefinida", data={"tokens_revoked": revoked})

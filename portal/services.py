@@ -43,6 +43,20 @@ def sign_up(**kwargs):
         raise ValidationError(exc.error_dict) from None
 
 
+def _site_domain() -> str:
+    from urllib.parse import urlsplit
+
+    from django.conf import settings
+
+    return urlsplit(settings.SITE_URL).netloc
+
+
+def _site_https() -> bool:
+    from django.conf import settings
+
+    return settings.SITE_URL.startswith("https://")
+
+
 def warn_owners(owners) -> None:
     from django.utils import timezone
 
@@ -51,6 +65,11 @@ def warn_owners(owners) -> None:
     today = timezone.localdate().isoformat()
     for owner in owners:
         if not owner.email:
+            continue
+        if claimable(owner):  # the link to complete the account goes to the e-mail on record
+            from portal.auth_forms import queue_reset_email
+
+            queue_reset_email(owner.email, _site_domain(), _site_https())
             continue
         notify(
             recipient=owner,
@@ -62,9 +81,12 @@ def warn_owners(owners) -> None:
         )
 
 
-def _never_used(user) -> bool:
-    """An account the portal created on someone's behalf: no password, no e-mail, never signed in."""
-    return not user.has_usable_password() and user.last_login is None and not user.email
+def claimable(user) -> bool:
+    """An account the portal created on someone's behalf (an auxiliary driver named in an
+    application): no password, never signed in. It is claimed only through a link sent to an
+    e-mail on record ("Esqueci a senha", or the clerk's page at the counter, which records the
+    e-mail after checking a document) — never by a sign-up that only knows the CPF."""
+    return not user.has_usable_password() and user.last_login is None
 
 
 @transaction.atomic
@@ -82,13 +104,11 @@ def applicant_sign_up(
     except ValidationError as exc:
         errors["cpf"] = exc.messages
     existing = User.objects.select_for_update().filter(cpf=digits).first() if "cpf" not in errors else None
-    claim = existing is not None and _never_used(existing)
     owners = []
-    if existing is not None and not claim:
+    if existing is not None:
         errors["cpf"] = [TAKEN_MESSAGE]
         owners.append(existing)
-    email_owner = (User.objects.filter(email__iexact=email).exclude(pk=existing.pk if claim else None)
-                   .order_by("pk").first() if email else None)
+    email_owner = User.objects.filter(email__iexact=email).order_by("pk").first() if email else None
     if email_owner is not None:
         errors.setdefault("cpf" if "cpf" in errors else "email", [TAKEN_MESSAGE])
         if email_owner not in owners:
@@ -106,16 +126,6 @@ def applicant_sign_up(
         raise AccountTaken(errors, owners)
     if errors:
         raise ValidationError(errors)
-    if claim:
-        # A person the portal registered for someone else's grant (an auxiliary driver named in an
-        # application) has an account with no password, never used: signing up completes it.
-        existing.email, existing.name, existing.birth_date, existing.phone = email, name.strip(), birth_date, phone or ""
-        existing.set_password(password)
-        existing.save()
-        existing.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
-        audit_log(actor=existing, obj=existing, action="account_claimed", to_state="active",
-                  reason="Cadastro concluído pela própria pessoa (conta criada como condutor auxiliar)")
-        return existing
     try:
         with transaction.atomic():
             user = User.objects.create_user(

@@ -32,6 +32,7 @@ urlpatterns = [
     path("conta/sair/", portal_auth_views.LogoutView.as_view(), name="logout"),
     path("conta/segundo-fator/", second_factor.SecondFactorSetupView.as_view(), name="second-factor-setup"),
     path("conta/verificacao/", second_factor.SecondFactorVerifyView.as_view(), name="second-factor-verify"),
+    path("atendimento/contas/ativar/", portal_auth_views.AccountClaimAtCounterView.as_view(), name="account-claim-counter"),
     path("conta/acessos/", portal_auth_views.ApiTokensView.as_view(), name="api-tokens"),
     path("conta/acessos/<int:pk>/revogar/", portal_auth_views.ApiTokenRevokeView.as_view(), name="api-token-revoke"),
     path("conta/cadastro/", views.SignupView.as_view(), name="signup"),

@@ -1,4 +1,4 @@
-from tests.matrix import LOGIN, Row, everyone, signed_in
+from tests.matrix import LOGIN, Row, everyone, only, signed_in
 
 ROWS = [
     Row("home", everyone(200)),
@@ -6,6 +6,7 @@ ROWS = [
     Row("login", {"anonymous": 200, "*": 302}),
     Row("logout", {"*": 302}, method="post"),
     Row("api-tokens", signed_in()),
+    Row("account-claim-counter", only(("atendente", "admin"))),
     Row("second-factor-setup", signed_in(), notes="STAFF_2FA_REQUIRED is off in the tests: anyone may enrol"),
     Row("second-factor-verify", {"anonymous": LOGIN, "*": 302}, notes="no confirmed device: to the enrolment"),
     Row("api-token-revoke", {"anonymous": LOGIN, "requerente": 302, "*": 404}, method="post",
