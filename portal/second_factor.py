@@ -57,6 +57,7 @@ def check_code(user, code: str):
 def _exempt_paths() -> tuple[str, ...]:
     return (
         reverse("second-factor-setup"), reverse("second-factor-verify"), reverse("logout"),
+        reverse("api-token"),  # asks the code itself (field otp)
         settings.STATIC_URL, "/healthz/", "/favicon.ico", "/robots.txt",
     )
 

@@ -720,3 +720,13 @@ def test_admin_path_is_a_setting():
 
     assert settings.ADMIN_URL == "admin/"
     assert reverse("admin:index") == "/" + settings.ADMIN_URL
+
+
+@pytest.mark.django_db
+def test_the_token_endpoint_is_not_blocked_for_a_password_only_staff_session(alegre, clerk, settings):
+    settings.STAFF_2FA_REQUIRED = True
+    c = Client()
+    _password_login(c, "atendente1")
+    response = c.post("/api/v1/auth/token/", {"username": "atendente1", "password": "senha-forte-123"},
+                      content_type="application/json")
+    assert response.status_code == 403 and "otp" in response.json()["errors"]  # not enrolled: the endpoint's answer
