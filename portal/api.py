@@ -5,18 +5,16 @@ from __future__ import annotations
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ParseError
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.roles import Role, has_role
+from portal.throttling import PortalScopedRateThrottle
 
 
 def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
@@ -119,13 +117,17 @@ IsStaff = role_permission(Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN)
 class TokenRequestSerializer(serializers.Serializer):
     username = serializers.CharField(label="usuário ou CPF", max_length=150)
     password = serializers.CharField(label="senha", max_length=256, trim_whitespace=False)
+    otp = serializers.CharField(label="código do aplicativo autenticador", max_length=10, required=False,
+                                allow_blank=True, allow_null=True,
+                                help_text="Servidores com segundo fator obrigatório: o código de 6 dígitos.")
 
 
 class TokenResponseSerializer(serializers.Serializer):
     token = serializers.CharField()
+    expires_at = serializers.DateTimeField()
 
 
-class FailedAttemptThrottle(ScopedRateThrottle):
+class FailedAttemptThrottle(PortalScopedRateThrottle):
     """The scope's rate counts only the attempts the view reports as failed (per client IP).
 
     "Throttled after repeated failures": a client that signs in correctly many times is
@@ -144,11 +146,24 @@ class FailedAttemptThrottle(ScopedRateThrottle):
 
 
 class TokenView(APIView):
-    """POST /api/v1/auth/token/ — exchange username (or CPF) and password for a token."""
+    """POST /api/v1/auth/token/ — exchange username (or CPF) and password for a token that
+    expires; DELETE revokes the token it is called with (204)."""
 
     authentication_classes: list = []
     permission_classes = [permissions.AllowAny]
     throttle_scope = "login"
+
+    def get_authenticators(self):
+        if getattr(self.request, "method", None) == "DELETE":
+            from portal.tokens import ExpiringTokenAuthentication
+
+            return [ExpiringTokenAuthentication()]
+        return []
+
+    def get_permissions(self):
+        if getattr(self.request, "method", None) == "DELETE":
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
 
     def get_throttles(self):
         self.failures = FailedAttemptThrottle()
@@ -159,6 +174,7 @@ class TokenView(APIView):
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         from portal.auth import LOCKOUT_MESSAGE
+        from portal.tokens import issue_token
 
         user = authenticate(
             request._request,
@@ -177,8 +193,29 @@ class TokenView(APIView):
                 {"errors": {"non_field_errors": ["Usuário ou senha incorretos."]}},
                 status=status.HTTP_401_UNAUTHORIZED,
             )
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        from portal import second_factor
+
+        if second_factor.needs_second_factor(user):
+            if second_factor.confirmed_device(user) is None:
+                return Response({"errors": {"otp": [second_factor.OTP_NOT_ENROLLED]}}, status=status.HTTP_403_FORBIDDEN)
+            code = serializer.validated_data.get("otp") or ""
+            if not code:
+                return Response({"errors": {"otp": [second_factor.OTP_MISSING]}}, status=status.HTTP_401_UNAUTHORIZED)
+            if second_factor.check_code(user, code) is None:
+                self.failures.record_failure()
+                return Response({"errors": {"otp": [second_factor.WRONG_CODE]}}, status=status.HTTP_401_UNAUTHORIZED)
+        from django.contrib.auth.signals import user_logged_in
+
+        token, key = issue_token(user, user_agent=request.META.get("HTTP_USER_AGENT", ""))
+        user_logged_in.send(sender=user.__class__, request=request._request, user=user)
+        return Response({"token": key, "expires_at": token.expires_at})
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request):
+        from portal.tokens import revoke_token
+
+        revoke_token(request.auth, "revogado pela API")
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class SignupSerializer(serializers.Serializer):
@@ -198,16 +235,15 @@ class SignupView(APIView):
     throttle_scope = "signup"
 
     def get_throttles(self):
-        return [ScopedRateThrottle()]
+        return [PortalScopedRateThrottle()]
 
     @extend_schema(request=SignupSerializer, responses={201: None})
     def post(self, request):
-        from portal.services import applicant_sign_up
+        from portal.services import sign_up
 
         serializer = SignupSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        with transaction.atomic():
-            user = applicant_sign_up(**serializer.validated_data)
+        user = sign_up(**serializer.validated_data)
         return Response(
             {"id": user.pk, "username": user.username, "name": user.name, "email": user.email},
             status=status.HTTP_201_CREATED,

@@ -6,9 +6,10 @@ class PortalConfig(AppConfig):
     verbose_name = "Portal"
 
     def ready(self) -> None:
-        from portal import dates, menu
+        from portal import dates, menu, security
 
         dates.install()
+        security.connect()
 
         menu.register(
             menu.MenuItem("Início", "home", (), order=0),

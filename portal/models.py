@@ -344,3 +344,34 @@ class IssuedDocument(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValidationError("Um documento emitido não pode ser apagado.")
+
+
+class ApiToken(models.Model):
+    """A credential of the API (``Authorization: Token <key>``) that expires and can be revoked.
+
+    Only a digest of the key is stored: the key is shown once, when issued. A person may hold
+    several (the agents' app on two phones); each is listed on the person's access page."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens", verbose_name="pessoa"
+    )
+    key_digest = models.CharField("resumo da chave", max_length=64, unique=True)
+    prefix = models.CharField("início da chave", max_length=8)
+    created_at = models.DateTimeField("criado em", default=timezone.now)
+    expires_at = models.DateTimeField("expira em", db_index=True)
+    last_used_at = models.DateTimeField("último uso", null=True, blank=True)
+    revoked_at = models.DateTimeField("revogado em", null=True, blank=True)
+    revoked_reason = models.CharField("motivo da revogação", max_length=40, blank=True)
+    user_agent = models.CharField("aplicativo", max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = "token de API"
+        verbose_name_plural = "tokens de API"
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None and self.expires_at > timezone.now()

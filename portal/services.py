@@ -17,10 +17,76 @@ from portal.validators import normalize_cpf, validate_cpf
 
 CPF_CHARACTERS = re.compile(r"\s*[\d.\-\s]+\s*")
 
+# The same words whether the CPF or the e-mail is taken, and no "já existe uma conta": the
+# sign-up does not confirm who is registered (the owner is told by e-mail instead).
+TAKEN_MESSAGE = (
+    "Não foi possível concluir o cadastro com estes dados. Se você já tem conta, entre com o "
+    "CPF ou recupere a senha; se não conseguir, procure o atendimento com um documento."
+)
 
-def _never_used(user) -> bool:
-    """An account the portal created on someone's behalf: no password, no e-mail, never signed in."""
-    return not user.has_usable_password() and user.last_login is None and not user.email
+
+class AccountTaken(ValidationError):
+    """A sign-up refused because the CPF or the e-mail has an account: ``owners`` are warned."""
+
+    def __init__(self, errors, owners):
+        super().__init__(errors)
+        self.owners = owners
+
+
+def sign_up(**kwargs):
+    """applicant_sign_up, warning by e-mail the owner of a CPF or e-mail someone tried to sign
+    up with (once a day), outside the refused transaction."""
+    try:
+        return applicant_sign_up(**kwargs)
+    except AccountTaken as exc:
+        warn_owners(exc.owners)
+        raise ValidationError(exc.error_dict) from None
+
+
+def _site_domain() -> str:
+    from urllib.parse import urlsplit
+
+    from django.conf import settings
+
+    return urlsplit(settings.SITE_URL).netloc
+
+
+def _site_https() -> bool:
+    from django.conf import settings
+
+    return settings.SITE_URL.startswith("https://")
+
+
+def warn_owners(owners) -> None:
+    from django.utils import timezone
+
+    from portal.notifications import notify
+
+    today = timezone.localdate().isoformat()
+    for owner in owners:
+        if not owner.email:
+            continue
+        if claimable(owner):  # the link to complete the account goes to the e-mail on record
+            from portal.auth_forms import queue_reset_email
+
+            queue_reset_email(owner.email, _site_domain(), _site_https())
+            continue
+        notify(
+            recipient=owner,
+            subject="Tentativa de cadastro com os seus dados",
+            body=("Alguém tentou criar uma conta no portal com o seu CPF ou e-mail. Se foi você, "
+                  "entre com o CPF ou use “Esqueci a senha”. Se não foi, nada muda na sua conta; "
+                  "em caso de dúvida, procure o atendimento."),
+            dedup_key=f"signup-attempt:{owner.pk}:{today}",
+        )
+
+
+def claimable(user) -> bool:
+    """An account the portal created on someone's behalf (an auxiliary driver named in an
+    application): no password, never signed in. It is claimed only through a link sent to an
+    e-mail on record ("Esqueci a senha", or the clerk's page at the counter, which records the
+    e-mail after checking a document) — never by a sign-up that only knows the CPF."""
+    return not user.has_usable_password() and user.last_login is None
 
 
 @transaction.atomic
@@ -38,11 +104,15 @@ def applicant_sign_up(
     except ValidationError as exc:
         errors["cpf"] = exc.messages
     existing = User.objects.select_for_update().filter(cpf=digits).first() if "cpf" not in errors else None
-    claim = existing is not None and _never_used(existing)
-    if existing is not None and not claim:
-        errors["cpf"] = ["Já existe uma conta com este CPF. Entre com ele ou recupere a senha."]
-    if email and User.objects.filter(email__iexact=email).exclude(pk=existing.pk if claim else None).exists():
-        errors["email"] = ["Já existe uma conta com este e-mail."]
+    owners = []
+    if existing is not None:
+        errors["cpf"] = [TAKEN_MESSAGE]
+        owners.append(existing)
+    email_owner = User.objects.filter(email__iexact=email).order_by("pk").first() if email else None
+    if email_owner is not None:
+        errors.setdefault("cpf" if "cpf" in errors else "email", [TAKEN_MESSAGE])
+        if email_owner not in owners:
+            owners.append(email_owner)
     if not name.strip():
         errors["name"] = ["Informe o nome completo."]
     candidate = User(username=digits, name=name, email=email)
@@ -52,18 +122,10 @@ def applicant_sign_up(
         errors["password"] = exc.messages
     if birth_date and birth_date >= date.today():  # noqa: DTZ011
         errors["birth_date"] = ["A data de nascimento deve estar no passado."]
+    if owners:
+        raise AccountTaken(errors, owners)
     if errors:
         raise ValidationError(errors)
-    if claim:
-        # A person the portal registered for someone else's grant (an auxiliary driver named in an
-        # application) has an account with no password, never used: signing up completes it.
-        existing.email, existing.name, existing.birth_date, existing.phone = email, name.strip(), birth_date, phone or ""
-        existing.set_password(password)
-        existing.save()
-        existing.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
-        audit_log(actor=existing, obj=existing, action="account_claimed", to_state="active",
-                  reason="Cadastro concluído pela própria pessoa (conta criada como condutor auxiliar)")
-        return existing
     try:
         with transaction.atomic():
             user = User.objects.create_user(
@@ -71,9 +133,7 @@ def applicant_sign_up(
                 birth_date=birth_date, phone=phone or "",
             )
     except IntegrityError:  # the same CPF signed up at the same moment
-        raise ValidationError(
-            {"cpf": ["Já existe uma conta com este CPF. Entre com ele ou recupere a senha."]}
-        ) from None
+        raise ValidationError({"cpf": [TAKEN_MESSAGE]}) from None
     user.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
     audit_log(actor=user, obj=user, action="account_created", to_state="active", reason="Cadastro de requerente")
     return user

@@ -36,3 +36,11 @@ def ping(token: str, seconds: float = 0.0) -> str:
     cache.add(f"{prefix}:done", 0, timeout=3600)
     cache.incr(f"{prefix}:done")
     return token
+
+
+@shared_task(acks_late=True, name="portal.tasks.send_password_reset")
+def send_password_reset(email: str, domain: str, use_https: bool = False) -> int:
+    """The password-reset e-mail, off the request (same answer time for any address)."""
+    from portal.auth_forms import send_reset_email
+
+    return send_reset_email(email, domain, use_https)

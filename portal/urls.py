@@ -1,10 +1,13 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from portal import api, views
+from portal import api, second_factor, views
+from portal import auth_views as portal_auth_views
+from portal.auth_forms import BackgroundPasswordResetForm
 from portal.forms import LoginForm
 
 api_v1 = [
@@ -26,11 +29,16 @@ urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("painel/", views.DashboardView.as_view(), name="dashboard"),
     path("conta/entrar/", auth_views.LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True), name="login"),
-    path("conta/sair/", auth_views.LogoutView.as_view(), name="logout"),
+    path("conta/sair/", portal_auth_views.LogoutView.as_view(), name="logout"),
+    path("conta/segundo-fator/", second_factor.SecondFactorSetupView.as_view(), name="second-factor-setup"),
+    path("conta/verificacao/", second_factor.SecondFactorVerifyView.as_view(), name="second-factor-verify"),
+    path("atendimento/contas/ativar/", portal_auth_views.AccountClaimAtCounterView.as_view(), name="account-claim-counter"),
+    path("conta/acessos/", portal_auth_views.ApiTokensView.as_view(), name="api-tokens"),
+    path("conta/acessos/<int:pk>/revogar/", portal_auth_views.ApiTokenRevokeView.as_view(), name="api-token-revoke"),
     path("conta/cadastro/", views.SignupView.as_view(), name="signup"),
     path("conta/senha/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("conta/senha/ok/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("conta/recuperar/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("conta/recuperar/", auth_views.PasswordResetView.as_view(form_class=BackgroundPasswordResetForm), name="password_reset"),
     path("conta/recuperar/enviado/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("conta/recuperar/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),
     path("conta/recuperar/concluido/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
@@ -43,7 +51,7 @@ urlpatterns = [
     path("healthz/", views.healthz, name="healthz"),
     path("robots.txt", views.robots, name="robots"),
     path("favicon.ico", views.favicon, name="favicon"),
-    path("admin/", admin.site.urls),
+    path(settings.ADMIN_URL, admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("", include("licensing.urls")),
     path("", include("licensing.lifecycle_urls")),

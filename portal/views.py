@@ -24,7 +24,7 @@ from portal import regulation
 from portal.forms import SignupForm
 from portal.models import Notification
 from portal.roles import Role, has_role
-from portal.services import applicant_sign_up
+from portal.services import sign_up
 
 
 class RoleRequiredMixin(LoginRequiredMixin):
@@ -83,7 +83,7 @@ class SignupView(View):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                user = applicant_sign_up(
+                user = sign_up(
                     cpf=data["cpf"], name=data["name"], email=data["email"], password=data["password"],
                     birth_date=data["birth_date"], phone=data.get("phone", ""),
                 )
@@ -168,9 +168,13 @@ class LawView(TemplateView):
 
 
 def healthz(request):
+    """Database (required: an error is a 500) and Redis (a cache: "down" is "degraded", still 200)."""
+    from portal.cache import redis_status
+
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
-    return JsonResponse({"status": "ok"})
+    redis = redis_status()
+    return JsonResponse({"status": "degraded" if redis == "down" else "ok", "database": "ok", "redis": redis})
 
 
 def favicon(request):

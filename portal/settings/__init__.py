@@ -51,13 +51,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
     "crispy_forms",
     "crispy_bootstrap5",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
     "pgtrigger",
     "portal",
     "fleet",
@@ -68,6 +69,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "portal.middleware.RequestSizeLimitMiddleware",
+    "portal.middleware.PrivateResponseMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -75,6 +78,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "portal.middleware.SessionIdleTimeoutMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "portal.second_factor.StaffSecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "portal.middleware.NullCharacterMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -120,9 +125,20 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Staff roles and the admin need a second factor (TOTP app, portal.second_factor); off with
+# DEBUG and in the tests so that `make run` and the suite sign in with the password alone.
+STAFF_2FA_REQUIRED = env_bool("STAFF_2FA_REQUIRED", not (DEBUG or TESTING))
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Portal do Táxi")
+# Path of the Django admin (a less guessable one keeps it out of the scanners' logs).
+ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "home"
+
+# API tokens (portal.tokens): lifetime by role; revoked by DELETE /api/v1/auth/token/, logout,
+# a password change or reset, and from the person's access page.
+API_TOKEN_TTL_STAFF_HOURS = env_int("API_TOKEN_TTL_STAFF_HOURS", 8)
+API_TOKEN_TTL_APPLICANT_DAYS = env_int("API_TOKEN_TTL_APPLICANT_DAYS", 30)
 
 # Brute-force lockout (django-axes, database handler)
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
@@ -136,9 +152,13 @@ SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "portal.auth.lockout_response"
 AXES_USERNAME_FORM_FIELD = "username"
-# Behind a proxy, the client IP comes from X-Forwarded-For (number of trusted proxies).
-AXES_IPWARE_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# Failures are counted per account whatever its spelling (CPF with or without punctuation,
+# e-mail in any case): see portal.auth.lockout_username.
+AXES_USERNAME_CALLABLE = "portal.auth.lockout_username"
+# Behind a proxy, the client IP is the right-most X-Forwarded-For entry added by the trusted
+# proxies (portal.client_ip); with 0 the header is ignored and REMOTE_ADDR is the client.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "portal.client_ip.axes_client_ip"
 
 LANGUAGE_CODE = "pt-br"
 LANGUAGES = [("pt-br", "Português (Brasil)")]
@@ -164,7 +184,13 @@ WHITENOISE_USE_FINDERS = DEBUG or TESTING
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "/nao-publico/"
 UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 5 * 1024 * 1024)
+# Images above this many pixels are refused from their header, before any decoding.
+UPLOAD_MAX_PIXELS = env_int("UPLOAD_MAX_PIXELS", 40_000_000)
 DATA_UPLOAD_MAX_NUMBER_FILES = 10
+# Bodies are capped before they are read: the whole request (portal.middleware.RequestSizeLimit,
+# by its Content-Length: 413), the non-file part (Django), files kept in memory (above: a temp file).
+# The proxy in front caps it too (client_max_body_size, README).
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", DATA_UPLOAD_MAX_NUMBER_FILES * UPLOAD_MAX_BYTES + 1024 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_PERMISSIONS = 0o640
@@ -172,6 +198,8 @@ FILE_UPLOAD_PERMISSIONS = 0o640
 # Sessions and cookies
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
 SESSION_IDLE_TIMEOUT = env_int("SESSION_IDLE_TIMEOUT", 30 * 60)
+# However busy, a session ends this many hours after its login (portal.middleware).
+SESSION_ABSOLUTE_HOURS = env_int("SESSION_ABSOLUTE_HOURS", 12)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = True
@@ -187,6 +215,12 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY", False) else None
 X_FRAME_OPTIONS = "DENY"
+# No page uses these browser features (the agents' pages take photos through a file input,
+# which needs no permission); a page that comes to need one lists its origin here.
+PERMISSIONS_POLICY = {
+    "camera": [], "microphone": [], "geolocation": [], "payment": [], "usb": [],
+    "browsing-topics": [],
+}
 SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
 
 CONTENT_SECURITY_POLICY = {
@@ -205,10 +239,11 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Cache: Redis when configured, local memory otherwise.
+# Cache: Redis when configured (falling back to local memory while Redis is down: see
+# portal.cache), local memory otherwise.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "portal.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -226,7 +261,7 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "portal.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -245,6 +280,9 @@ REST_FRAMEWORK = {
         "signup": os.environ.get("THROTTLE_SIGNUP", "600/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Throttles of every app identify the client as portal.client_ip does (never a spoofed
+    # X-Forwarded-For); the portal's own throttles call portal.client_ip directly.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Portal de Táxi e Mototáxi — API v1",

@@ -1,10 +1,16 @@
-from tests.matrix import LOGIN, Row, everyone, signed_in
+from tests.matrix import LOGIN, Row, everyone, only, signed_in
 
 ROWS = [
     Row("home", everyone(200)),
     Row("dashboard", signed_in()),
     Row("login", {"anonymous": 200, "*": 302}),
     Row("logout", {"*": 302}, method="post"),
+    Row("api-tokens", signed_in()),
+    Row("account-claim-counter", only(("atendente", "admin"))),
+    Row("second-factor-setup", signed_in(), notes="STAFF_2FA_REQUIRED is off in the tests: anyone may enrol"),
+    Row("second-factor-verify", {"anonymous": LOGIN, "*": 302}, notes="no confirmed device: to the enrolment"),
+    Row("api-token-revoke", {"anonymous": LOGIN, "requerente": 302, "*": 404}, method="post",
+        kwargs=lambda w: {"pk": w["alice_token"].pk}, notes="only the token's owner may revoke it"),
     Row("signup", {"anonymous": 200, "*": 302}),
     Row("password_change", signed_in()),
     Row("password_change_done", signed_in()),
@@ -36,5 +42,8 @@ def build(world, personas):
     world["alice_note"] = Notification.objects.create(
         recipient=personas["requerente"], subject="Teste", body="Mensagem", email_status="skipped"
     )
+    from portal.tokens import issue_token
+
+    world["alice_token"] = issue_token(personas["requerente"])[0]
     # the requerente herself may mark it read: checked in tests/portal/test_notifications.py
     world["note_owner"] = personas["requerente"]

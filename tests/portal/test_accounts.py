@@ -221,9 +221,14 @@ def test_seed_demo_when_its_cpf_is_taken_and_the_groups_were_flushed(api, alegre
 
 
 @pytest.mark.django_db
-def test_an_auxiliary_registered_by_a_holder_signs_up_and_completes_the_account(api, itagiba):
-    """The portal creates an account (no password) for an auxiliary named in an application; the
-    person's own sign-up completes it instead of being refused, and a barred one stays barred."""
+def test_an_auxiliary_registered_by_a_holder_claims_the_account_through_the_counter_link(
+    api, web, itagiba, clerk, mailoutbox
+):
+    """The portal creates an account (no password) for an auxiliary named in an application. A
+    sign-up that only knows the CPF cannot take it (#16: anyone knowing the CPF could); at the
+    counter the clerk records the person's e-mail and the person completes the account through
+    the link sent there; a barred one stays barred."""
+    import re
     from datetime import date
 
     from licensing.services import grant_bar_create
@@ -233,10 +238,23 @@ def test_an_auxiliary_registered_by_a_holder_signs_up_and_completes_the_account(
     person.set_unusable_password()
     person.save()
     grant_bar_create(actor=None, person=person, until=date(2031, 11, 30), reason="Cassação", legal_basis="art. 19, §4")
-    response = api().post("/api/v1/accounts/", SIGNUP, format="json")
-    assert response.status_code == 201, response.json()
+    refused = api().post("/api/v1/accounts/", SIGNUP, format="json")
+    assert refused.status_code == 400 and "cpf" in refused.json()["errors"]
+    person.refresh_from_db()
+    assert not person.has_usable_password() and person.email == ""
+    counter = web(clerk).post(reverse("account-claim-counter"), {
+        "cpf": "390.533.447-05", "email": SIGNUP["email"], "document_checked": "on"})
+    assert counter.status_code == 302
+    assert AuditEntry.objects.filter(action="account_claim_link_sent", object_id=str(person.pk)).exists()
+    link = re.search(r"(/conta/recuperar/[^/\s]+/[^/\s]+/)", mailoutbox[-1].body).group(1)
+    c = Client()
+    form = c.get(link)
+    assert form.status_code == 302
+    done = c.post(form["Location"], {"new_password1": SIGNUP["password"], "new_password2": SIGNUP["password"]})
+    assert done.status_code == 302
     person.refresh_from_db()
     assert person.check_password(SIGNUP["password"]) and person.email == SIGNUP["email"]
+    assert person.groups.filter(name="requerente").exists()
     assert User.objects.filter(cpf=CPF_CAROL).count() == 1
     assert AuditEntry.objects.filter(action="account_claimed", object_id=str(person.pk)).exists()
     token = api().post("/api/v1/auth/token/", {"username": CPF_CAROL, "password": SIGNUP["password"]}, format="json")
@@ -244,8 +262,26 @@ def test_an_auxiliary_registered_by_a_holder_signs_up_and_completes_the_account(
     from tests.licensing.helpers import open_call, payload
 
     open_call("taxi")
+    person = User.objects.get(pk=person.pk)
+    person.birth_date = date(1990, 5, 1)  # completed on the profile page (licensing)
+    person.save(update_fields=["birth_date"])
     r = api(person).post("/api/v1/applications/", payload("taxi"), format="json")
     assert r.status_code == 400 and r.json()["rule"]["code"] == "cassation.bar"
-    # once used, the account cannot be taken again by a sign-up
+    # once used, the account cannot be taken again by a sign-up nor at the counter
     again = api().post("/api/v1/accounts/", {**SIGNUP, "email": "outra@example.org"}, format="json")
     assert again.status_code == 400 and "cpf" in again.json()["errors"]
+    assert web(clerk).post(reverse("account-claim-counter"), {
+        "cpf": CPF_CAROL, "email": "outra@example.org", "document_checked": "on"}).status_code == 400
+
+
+@pytest.mark.django_db
+def test_an_unclaimed_account_with_an_email_on_record_gets_the_link_on_sign_up_or_reset(api, alegre, mailoutbox):
+    User = get_user_model()
+    person = User(username=CPF_CAROL, cpf=CPF_CAROL, name="Carol Auxiliar", email="carol@example.org")
+    person.set_unusable_password()
+    person.save()
+    assert api().post("/api/v1/accounts/", {**SIGNUP, "email": "atacante@example.org"}, format="json").status_code == 400
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["carol@example.org"]
+    assert "/conta/recuperar/" in mailoutbox[0].body
+    Client().post(reverse("password_reset"), {"email": "carol@example.org"})
+    assert len(mailoutbox) == 2

@@ -1,0 +1,109 @@
+"""Redis as a cache, not a dependency: when Redis is unreachable the portal keeps working.
+
+``ResilientRedisCache`` is Django's RedisCache whose operations fall back to a per-process
+local-memory cache when the connection fails, with a warning in the log (at most once per
+``RETRY_SECONDS``); Redis is tried again after that many seconds. Throttles (DRF and the
+public pages) keep counting per process instead of answering 500; login, sign-up, the public
+verification and the fare quote never needed Redis for their data. ``/healthz/`` reports it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+
+logger = logging.getLogger(__name__)
+
+RETRY_SECONDS = 30
+
+
+def _connection_errors() -> tuple[type[BaseException], ...]:
+    import redis
+
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+
+
+class ResilientRedisCache(RedisCache):
+    def __init__(self, server, params):
+        params = dict(params)
+        options = dict(params.get("OPTIONS") or {})
+        # a dead Redis must cost half a second, not the kernel's TCP timeout
+        options.setdefault("socket_connect_timeout", 0.5)
+        options.setdefault("socket_timeout", 0.5)
+        params["OPTIONS"] = options
+        super().__init__(server, params)
+        self._fallback = LocMemCache(f"portal-fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
+        self._down_until = 0.0
+        self._errors = _connection_errors()
+
+    def _call(self, name, *args, **kwargs):
+        if time.monotonic() < self._down_until:
+            return getattr(self._fallback, name)(*args, **kwargs)
+        try:
+            return getattr(super(), name)(*args, **kwargs)
+        except self._errors as exc:
+            self._down_until = time.monotonic() + RETRY_SECONDS
+            logger.warning("Redis indisponível (%s): cache em memória local por %ss.", exc, RETRY_SECONDS)
+            return getattr(self._fallback, name)(*args, **kwargs)
+
+    def add(self, *a, **k):
+        return self._call("add", *a, **k)
+
+    def get(self, *a, **k):
+        return self._call("get", *a, **k)
+
+    def set(self, *a, **k):
+        return self._call("set", *a, **k)
+
+    def touch(self, *a, **k):
+        return self._call("touch", *a, **k)
+
+    def delete(self, *a, **k):
+        return self._call("delete", *a, **k)
+
+    def get_many(self, *a, **k):
+        return self._call("get_many", *a, **k)
+
+    def has_key(self, *a, **k):
+        return self._call("has_key", *a, **k)
+
+    def incr(self, *a, **k):
+        return self._call("incr", *a, **k)
+
+    def set_many(self, *a, **k):
+        return self._call("set_many", *a, **k)
+
+    def delete_many(self, *a, **k):
+        return self._call("delete_many", *a, **k)
+
+    def clear(self):
+        self._fallback.clear()
+        return self._call("clear")
+
+    def ping(self) -> bool:
+        """Is Redis reachable now (ignores the retry pause)?"""
+        try:
+            self._cache.get_client().ping()
+        except self._errors:
+            return False
+        self._down_until = 0.0
+        return True
+
+
+def redis_status() -> str:
+    """"ok", "down" or "not_configured" (the default cache is not Redis)."""
+    from django.core.cache import caches
+
+    cache = caches["default"]
+    if isinstance(cache, ResilientRedisCache):
+        return "ok" if cache.ping() else "down"
+    if isinstance(cache, RedisCache):
+        try:
+            cache._cache.get_client().ping()
+        except _connection_errors():
+            return "down"
+        return "ok"
+    return "not_configured"
