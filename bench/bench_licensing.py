@@ -64,16 +64,15 @@ def run() -> int:
 
     from django.utils import timezone
 
-    from licensing.documents import (
-        alvara_pdf,
-        authorization_pdf,
+    from licensing.applications.documents import (
         declaration_item,
         declaration_pdf,
         inspection_pdf,
         receipt_pdf,
     )
+    from licensing.grants.documents import alvara_pdf, authorization_pdf
+    from licensing.grants.services import alvara_issue
     from licensing.models import Application, ApplicationAuxiliary, Inspection
-    from licensing.services import alvara_issue
     from portal import regulation
     from portal.pdf import render_pdf
     from tests.factories import UserFactory, VehicleFactory, issue_authorization

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from django.core.files.uploadedfile import SimpleUploadedFile
 from validate_docbr import CNH, CPF, RENAVAM
 
-from licensing.services import call_open
+from licensing.applications.calls import call_open
 from portal import regulation
 
 PDF_BYTES = (b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"

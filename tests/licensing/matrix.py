@@ -93,8 +93,8 @@ def build(world, personas):
     from django.core.files.base import ContentFile
     from django.utils import timezone
 
+    from licensing.grants.services import alvara_issue
     from licensing.models import Application, ApplicationDocument, Inspection
-    from licensing.services import alvara_issue
     from tests.factories import VehicleFactory, issue_authorization
     from tests.licensing.helpers import PDF_BYTES
 

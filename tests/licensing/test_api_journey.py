@@ -212,7 +212,7 @@ def test_open_call_again_for_the_same_period_takes_the_new_slots(alegre):
 
 @pytest.mark.django_db
 def test_regular_window_is_a_recurring_call(itagiba):
-    from licensing.services import open_call_for
+    from licensing.applications.calls import open_call_for
 
     call = open_call_for("taxi", date(2027, 1, 20))
     assert call is not None and call.is_regular_window and call.end == date(2027, 1, 29)

@@ -7,8 +7,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from licensing.applications.selectors import required_documents
+from licensing.applications.services import application_approve
 from licensing.models import Application, ApplicationDocument, Authorization, Inspection
-from licensing.services import application_approve, required_documents
 from portal.exceptions import RuleViolation
 from tests.factories import UserFactory, VehicleFactory, issue_authorization
 

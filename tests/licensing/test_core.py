@@ -4,9 +4,10 @@ from datetime import date
 
 import pytest
 
+from fleet.rules import full_years_between
+from licensing.grants.rules import add_years, quota_slots
+from licensing.grants.services import authorization_set_status
 from licensing.models import AlvaraStatus, AuthorizationStatus
-from licensing.rules import add_years, full_years_between, quota_slots
-from licensing.services import authorization_set_status
 from portal.exceptions import InvalidTransition
 from portal.models import AuditEntry
 from tests.factories import issue_authorization
@@ -64,7 +65,7 @@ def test_cassada_is_final(itagiba):
 
 @pytest.mark.django_db
 def test_company_documents_are_not_asked_of_a_natural_person(arapora):
-    from licensing.services.applications import _applies_to_holder_type
+    from licensing.applications.selectors import _applies_to_holder_type
 
     items = [i for i in arapora.documents("taxi", "new") if _applies_to_holder_type(i)]
     codes = {i["code"] for i in items}

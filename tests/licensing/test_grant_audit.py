@@ -8,8 +8,8 @@ from datetime import datetime, time, timedelta
 import pytest
 
 from enforcement import services as enforcement_services
-from licensing.models_lifecycle import AuxiliaryDriver, AuxiliaryStatus
-from licensing.selectors import active_bar
+from licensing.grants.selectors import active_bar
+from licensing.requests.models import AuxiliaryDriver, AuxiliaryStatus
 from portal import regulation
 from tests.conftest import CPF_CAROL
 from tests.licensing.helpers import create_and_submit, open_call, payload, review_all_and_inspect

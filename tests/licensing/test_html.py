@@ -58,7 +58,7 @@ def test_html_journey(slug, modality, load_pack, web, applicant, clerk, agent):
     assert r.status_code == 302 and r["Location"] == step("documents")
     body = me.get(step("documents")).content.decode()
     assert "Paulo Auxiliar" in body
-    from licensing.services import required_documents
+    from licensing.applications.selectors import required_documents
 
     for item in required_documents(app):
         r = me.post(reverse("licensing-document-upload", kwargs={"pk": app.pk}), {"type": item.code, "file": pdf_file()})

@@ -9,13 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from licensing.documents import (
-    alvara_pdf,
-    authorization_pdf,
-    declaration_pdf,
-    inspection_pdf,
-    receipt_pdf,
-)
+from licensing.applications.documents import declaration_pdf, inspection_pdf, receipt_pdf
+from licensing.grants.documents import alvara_pdf, authorization_pdf
 from licensing.models import Application, ApplicationAuxiliary, Inspection
 from tests.factories import UserFactory, VehicleFactory, issue_authorization
 

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from licensing import jobs
+from licensing.grants import jobs
 from licensing.models import Application, Authorization
 from tests.licensing.helpers import create_and_submit, open_call, review_all_and_inspect
 

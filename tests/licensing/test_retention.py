@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from licensing import tasks
+from licensing.applications.rules import retention_expired
 from licensing.models import Application, ApplicationDocument
-from licensing.rules import retention_expired
 from portal.models import AuditEntry
 from tests.licensing.helpers import create_and_submit, open_call
 

@@ -4,7 +4,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from licensing import rules
+from fleet import rules as fleet_rules
+from licensing.applications import rules
 from portal.regulation import Param
 from tests.licensing.helpers import open_call, payload
 
@@ -57,37 +58,37 @@ def test_cnh_category_per_modality(itagiba):
 def test_vehicle_age_by_manufacture_year(slug, ok_age, article, load_pack):
     pack = load_pack(slug)
     basis, max_age = pack.param("vehicle.age_basis", "taxi"), pack.param("vehicle.max_age_years", "taxi")
-    assert rules.vehicle_age(TODAY.year - ok_age, None, TODAY, basis, max_age) == []
-    too_old = rules.vehicle_age(TODAY.year - ok_age - 1, None, TODAY, basis, max_age)
+    assert fleet_rules.vehicle_age(TODAY.year - ok_age, None, TODAY, basis, max_age) == []
+    too_old = fleet_rules.vehicle_age(TODAY.year - ok_age - 1, None, TODAY, basis, max_age)
     assert codes(too_old) == ["vehicle.max_age_years"] and article in too_old[0].legal_basis
 
 
 @pytest.mark.django_db
 def test_vehicle_age_by_first_registration_itagiba(itagiba):
     basis, max_age = itagiba.param("vehicle.age_basis", "taxi"), itagiba.param("vehicle.max_age_years", "taxi")
-    assert rules.vehicle_age(2000, date(2018, 6, 15), TODAY, basis, max_age) == []  # exactly 8 full years
-    assert rules.vehicle_age(2000, date(2017, 6, 16), TODAY, basis, max_age) == []  # 8 years 364 days
-    assert codes(rules.vehicle_age(2000, date(2017, 6, 15), TODAY, basis, max_age)) == ["vehicle.max_age_years"]
-    assert codes(rules.vehicle_age(2020, None, TODAY, basis, max_age)) == ["vehicle.max_age_years"]
+    assert fleet_rules.vehicle_age(2000, date(2018, 6, 15), TODAY, basis, max_age) == []  # exactly 8 full years
+    assert fleet_rules.vehicle_age(2000, date(2017, 6, 16), TODAY, basis, max_age) == []  # 8 years 364 days
+    assert codes(fleet_rules.vehicle_age(2000, date(2017, 6, 15), TODAY, basis, max_age)) == ["vehicle.max_age_years"]
+    assert codes(fleet_rules.vehicle_age(2020, None, TODAY, basis, max_age)) == ["vehicle.max_age_years"]
 
 
 @pytest.mark.django_db
 def test_doors_seats_cc_colour(itagiba):
     t = "taxi"
-    assert codes(rules.vehicle_doors(3, itagiba.param("vehicle.min_doors", t))) == ["vehicle.min_doors"]
-    assert rules.vehicle_doors(4, itagiba.param("vehicle.min_doors", t)) == []
+    assert codes(fleet_rules.vehicle_doors(3, itagiba.param("vehicle.min_doors", t))) == ["vehicle.min_doors"]
+    assert fleet_rules.vehicle_doors(4, itagiba.param("vehicle.min_doors", t)) == []
     seats = (itagiba.param("vehicle.min_seats", t), itagiba.param("vehicle.max_seats", t))
-    assert codes(rules.vehicle_seats(4, *seats)) == ["vehicle.min_seats"]
-    assert rules.vehicle_seats(5, *seats) == [] and rules.vehicle_seats(7, *seats) == []
-    assert codes(rules.vehicle_seats(8, *seats)) == ["vehicle.max_seats"]
-    assert codes(rules.vehicle_engine(999, itagiba.param("vehicle.min_engine_cc", t))) == ["vehicle.min_engine_cc"]
-    assert rules.vehicle_engine(1000, itagiba.param("vehicle.min_engine_cc", t)) == []
-    assert rules.vehicle_engine(125, itagiba.param("vehicle.min_engine_cc", "mototaxi")) == []
-    assert codes(rules.vehicle_engine(124, itagiba.param("vehicle.min_engine_cc", "mototaxi"))) == ["vehicle.min_engine_cc"]
+    assert codes(fleet_rules.vehicle_seats(4, *seats)) == ["vehicle.min_seats"]
+    assert fleet_rules.vehicle_seats(5, *seats) == [] and fleet_rules.vehicle_seats(7, *seats) == []
+    assert codes(fleet_rules.vehicle_seats(8, *seats)) == ["vehicle.max_seats"]
+    assert codes(fleet_rules.vehicle_engine(999, itagiba.param("vehicle.min_engine_cc", t))) == ["vehicle.min_engine_cc"]
+    assert fleet_rules.vehicle_engine(1000, itagiba.param("vehicle.min_engine_cc", t)) == []
+    assert fleet_rules.vehicle_engine(125, itagiba.param("vehicle.min_engine_cc", "mototaxi")) == []
+    assert codes(fleet_rules.vehicle_engine(124, itagiba.param("vehicle.min_engine_cc", "mototaxi"))) == ["vehicle.min_engine_cc"]
     colors = itagiba.param("vehicle.colors", t)
-    assert rules.vehicle_color("Branca", colors) == [] and rules.vehicle_color("BRANCO", colors) == []
-    assert codes(rules.vehicle_color("prata", colors)) == ["vehicle.colors"]
-    assert rules.vehicle_color("amarela", itagiba.param("vehicle.colors", "mototaxi")) == []
+    assert fleet_rules.vehicle_color("Branca", colors) == [] and fleet_rules.vehicle_color("BRANCO", colors) == []
+    assert codes(fleet_rules.vehicle_color("prata", colors)) == ["vehicle.colors"]
+    assert fleet_rules.vehicle_color("amarela", itagiba.param("vehicle.colors", "mototaxi")) == []
 
 
 @pytest.mark.django_db
@@ -195,7 +196,7 @@ def test_api_one_grant(alegre, api, applicant):
 
 @pytest.mark.django_db
 def test_api_cassation_bar(alegre, api, applicant):
-    from licensing.services import grant_bar_create
+    from licensing.grants.services import grant_bar_create
 
     open_call("taxi")
     grant_bar_create(actor=None, person=applicant, until=alegre.today() + timedelta(days=30), reason="Cassação",
@@ -256,7 +257,7 @@ def test_ranking_places_renewals_keep_their_own_place():
     """Itagibá art. 17 §6: renewals first, and they do not take one of the free places."""
     from types import SimpleNamespace
 
-    from licensing.selectors import Ranking
+    from licensing.applications.selectors import Ranking
 
     def entry(pk, renewal):
         return rules.RankingEntry(SimpleNamespace(pk=pk), renewal, 5, 2024, None, None, None, None, None)

@@ -6,7 +6,7 @@ from datetime import date
 
 from validate_docbr import CPF, RENAVAM
 
-from licensing.models_lifecycle import LifecycleRequest
+from licensing.requests.models import LifecycleRequest
 from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
 

@@ -112,13 +112,15 @@ ROWS = [
 
 
 def build(world, personas):
-    from licensing.models_lifecycle import (
+    from licensing.fees.services import fee_issue
+    from licensing.requests.models import (
         LeaveOfAbsence,
         LifecycleRequest,
         RequestKind,
         RequestStatus,
     )
-    from licensing.services_lifecycle import fee_issue, request_file, stand_assign, stand_create
+    from licensing.requests.services import request_file
+    from licensing.stands.services import stand_assign, stand_create
     from tests.factories import UserFactory, VehicleFactory, issue_authorization
     from tests.lifecycle.helpers import new_cpf
 

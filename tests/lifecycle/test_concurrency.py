@@ -5,8 +5,10 @@ import threading
 import pytest
 from django.db import connection
 
-from licensing.models_lifecycle import AuxiliaryDriver, Fee, RequestKind
-from licensing.services_lifecycle import request_decide, request_file, tff_issue
+from licensing.fees.models import Fee
+from licensing.fees.services import tff_issue
+from licensing.requests.models import AuxiliaryDriver, RequestKind
+from licensing.requests.services import request_decide, request_file
 from portal.exceptions import InvalidTransition, RuleViolation
 from tests.lifecycle.helpers import aux_data, grant
 

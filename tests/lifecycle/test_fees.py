@@ -4,10 +4,10 @@ from decimal import Decimal
 
 import pytest
 
-from licensing.dam_lifecycle import fee_pix
-from licensing.models_lifecycle import Fee, FeeStatus
-from licensing.selectors_lifecycle import tff_outstanding, tff_paid
-from licensing.services_lifecycle import fee_issue, fee_mark_paid, tff_issue
+from licensing.fees.documents import fee_pix
+from licensing.fees.models import Fee, FeeStatus
+from licensing.fees.selectors import tff_outstanding, tff_paid
+from licensing.fees.services import fee_issue, fee_mark_paid, tff_issue
 from portal.models import AuditEntry
 from portal.pix import parse_tlv, payload_is_valid
 from tests.lifecycle.helpers import grant

@@ -7,14 +7,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from licensing.models_lifecycle import LifecycleRequest, RequestKind, RequestStatus
-from licensing.services_lifecycle import (
-    request_decide,
-    request_file,
-    stand_assign,
-    stand_create,
-    tff_issue,
-)
+from licensing.fees.services import tff_issue
+from licensing.requests.models import LifecycleRequest, RequestKind, RequestStatus
+from licensing.requests.services import request_decide, request_file
+from licensing.stands.services import stand_assign, stand_create
 from tests.lifecycle.helpers import aux_data, grant, vehicle_data
 
 pytestmark = pytest.mark.django_db

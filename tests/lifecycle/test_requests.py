@@ -4,8 +4,9 @@ from datetime import timedelta
 
 import pytest
 
+from licensing.grants.rules import add_years
 from licensing.models import AlvaraStatus, AuthorizationStatus
-from licensing.models_lifecycle import (
+from licensing.requests.models import (
     AuxiliaryDriver,
     AuxiliaryStatus,
     LeaveOfAbsence,
@@ -13,8 +14,7 @@ from licensing.models_lifecycle import (
     Preposto,
     RequestStatus,
 )
-from licensing.rules import add_years
-from licensing.services_lifecycle import leaves_flag_overdue
+from licensing.requests.services import leaves_flag_overdue
 from portal.models import AuditEntry, Notification
 from tests.lifecycle.helpers import aux_data, decide, file, grant, req, vehicle_data
 
@@ -267,7 +267,7 @@ def test_preposto_not_provided_in_itagiba(itagiba, applicant, outsider, api):
 
 # --- renunciation ---------------------------------------------------------------------
 def test_itagiba_renunciation_without_refund(itagiba, applicant, clerk, api):
-    from licensing.services_lifecycle import fee_mark_paid, tff_issue
+    from licensing.fees.services import fee_mark_paid, tff_issue
 
     auth, (alvara,) = grant(applicant)
     fee = tff_issue(actor=clerk, authorization=auth)
@@ -334,7 +334,7 @@ def test_the_clerk_can_file_at_the_desk(itagiba, applicant, clerk, api):
 def test_overdue_job_task_records_its_run(arapora, applicant, clerk, api):
     from django.conf import settings
 
-    from licensing.tasks_lifecycle import leaves_flag_overdue_task
+    from licensing.requests.tasks import leaves_flag_overdue_task
     from portal.models import JobRun
 
     auth, _ = grant(applicant)
@@ -396,7 +396,7 @@ def test_alegre_auxiliary_removal_has_no_deadline(alegre, applicant, clerk, api)
 
 # --- what the holder is offered ----------------------------------------------------------
 def _offered(pack, auth) -> set[str]:
-    from licensing.services_lifecycle import request_kinds_available
+    from licensing.requests.services import request_kinds_available
 
     return {kind for kind, _ in request_kinds_available(pack, auth)}
 

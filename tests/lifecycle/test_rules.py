@@ -4,25 +4,21 @@ from datetime import date, timedelta
 
 import pytest
 
-from licensing.rules import add_years
-from licensing.rules_lifecycle import (
-    StandSlot,
+from licensing.fees.rules import fee_amount, tff_settlement, tff_violation
+from licensing.grants.rules import add_years
+from licensing.requests.rules import (
     auxiliary_limit_violation,
     auxiliary_removal_report,
     driver_requirement_violations,
-    fee_amount,
     leave_last_day,
     leave_overdue,
     leave_violation,
     preposto_violation,
     renunciation_fee_notice,
-    stand_reallocation,
-    stand_swap_violation,
     substitution_violation,
-    tff_settlement,
-    tff_violation,
     transfer_violation,
 )
+from licensing.stands.rules import StandSlot, stand_reallocation, stand_swap_violation
 from portal.exceptions import RuleViolation
 from portal.regulation import Param
 

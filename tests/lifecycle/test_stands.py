@@ -4,8 +4,8 @@ from datetime import date
 
 import pytest
 
-from licensing.models_lifecycle import AssignmentStatus, StandAssignment, TaxiStand
-from licensing.services_lifecycle import stand_assign, stand_create, stands_sync_from_pack
+from licensing.stands.models import AssignmentStatus, StandAssignment, TaxiStand
+from licensing.stands.services import stand_assign, stand_create, stands_sync_from_pack
 from tests.lifecycle.helpers import grant
 
 pytestmark = pytest.mark.django_db

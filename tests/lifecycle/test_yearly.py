@@ -6,16 +6,16 @@ from datetime import date, timedelta
 
 import pytest
 
+from licensing.grants.rules import add_years
 from licensing.models import AlvaraStatus
-from licensing.models_lifecycle import AuxiliaryDriver, AuxiliaryStatus, RequestKind, YearlyNotice
-from licensing.rules import add_years
-from licensing.rules_lifecycle import (
+from licensing.requests.models import AuxiliaryDriver, AuxiliaryStatus, RequestKind, YearlyNotice
+from licensing.requests.rules import (
     auxiliary_reregistration_due,
     compliance_anniversaries,
     compliance_filing,
     yearly_due,
 )
-from licensing.services_lifecycle import yearly_obligations_check
+from licensing.requests.services import yearly_obligations_check
 from portal.models import AuditEntry, Notification
 from portal.regulation import Param
 from tests.lifecycle.helpers import aux_data, decide, file, grant
@@ -276,7 +276,7 @@ def test_html_compliance_proof_and_clerk_decision(arapora, applicant, clerk, web
     url = f"/minha-autorizacao/{auth.pk}/pedidos/novo/compliance_proof/"
     ok = web(applicant).post(url, {"documents": _docs(arapora, applies_to="holder")})
     assert ok.status_code == 302, ok.content.decode()[-3000:]
-    from licensing.models_lifecycle import LifecycleRequest
+    from licensing.requests.models import LifecycleRequest
 
     req = LifecycleRequest.objects.get(authorization=auth, kind=RequestKind.COMPLIANCE_PROOF)
     detail = web(clerk).get(f"/pedidos/{req.pk}/").content.decode()

@@ -11,10 +11,12 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from licensing import jobs, tasks
+from fleet.rules import vehicle_age_years
+from licensing import tasks
+from licensing.grants import jobs
+from licensing.grants.rules import add_years
+from licensing.grants.services import authorization_set_status
 from licensing.models import Alvara, AlvaraStatus, Authorization, AuthorizationStatus
-from licensing.rules import add_years
-from licensing.services import authorization_set_status
 from portal.models import AuditEntry, JobRun, Notification
 from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
@@ -55,10 +57,10 @@ def test_reminder_threshold(left, expected):
 
 def test_vehicle_age_by_basis():
     on = date(2026, 5, 10)
-    assert jobs.vehicle_age_years("manufacture_year", 2019, None, on) == 7
-    assert jobs.vehicle_age_years("first_registration", 2017, date(2018, 5, 10), on) == 8
-    assert jobs.vehicle_age_years("first_registration", 2017, date(2018, 5, 11), on) == 7
-    assert jobs.vehicle_age_years("first_registration", 2017, None, on) == 9  # no CRLV date: year
+    assert vehicle_age_years("manufacture_year", 2019, None, on) == 7
+    assert vehicle_age_years("first_registration", 2017, date(2018, 5, 10), on) == 8
+    assert vehicle_age_years("first_registration", 2017, date(2018, 5, 11), on) == 7
+    assert vehicle_age_years("first_registration", 2017, None, on) == 9  # no CRLV date: year
     assert jobs.reached_max_age(8, 8) and not jobs.reached_max_age(7, 8)
 
 

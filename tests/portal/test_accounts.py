@@ -226,7 +226,7 @@ def test_an_auxiliary_registered_by_a_holder_signs_up_and_completes_the_account(
     person's own sign-up completes it instead of being refused, and a barred one stays barred."""
     from datetime import date
 
-    from licensing.services import grant_bar_create
+    from licensing.grants.services import grant_bar_create
 
     User = get_user_model()
     person = User(username=CPF_CAROL, cpf=CPF_CAROL, name="Carol Auxiliar")

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 import pytest
 from django.core.management import call_command
 
-from licensing.services import authorization_set_status
+from licensing.grants.services import authorization_set_status
 from portal import regulation
 from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
