@@ -1,4 +1,5 @@
-"""API v1 for applications, reviews, inspections, decisions and the grant PDFs (API.md)."""
+"""API v1 for applications, reviews, inspections and decisions (API.md), with the JSON shapes
+of applications and inspections."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Forms of the licensing pages (labels in Portuguese; the services judge the rules)."""
+"""Forms of the application pages (labels in Portuguese; the services judge the rules)."""
 
 from __future__ import annotations
 

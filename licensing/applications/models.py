@@ -62,7 +62,7 @@ class ApplicationStatus(models.TextChoices):
     WITHDRAWN = "withdrawn", "desistência"
 
 
-# Allowed transitions, in one place. Each is carried out by one service in licensing.services.
+# Allowed transitions, in one place. Each is carried out by one service in licensing.applications.services.
 APPLICATION_TRANSITIONS: dict[str, set[str]] = {
     ApplicationStatus.DRAFT: {ApplicationStatus.SUBMITTED, ApplicationStatus.WITHDRAWN},
     ApplicationStatus.SUBMITTED: {

@@ -1,5 +1,5 @@
-"""Pure functions applying the licensing rules of the pack (no database). Each returns the
-RuleViolations it finds, each citing the article carried by the pack parameter."""
+"""Pure functions applying the entry rules of the pack to applications (no database). Each
+returns the RuleViolations it finds, each citing the article carried by the pack parameter."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Licensing pages: the applicant's wizard and status page, the clerk's queue and decisions,
-the agent's vistorias. Every view checks the role; records of others answer 404."""
+"""Application pages: the applicant's wizard and status page, the clerk's queue and decisions,
+calls, the ranking and the agent's vistorias. Every view checks the role; records of others
+answer 404."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""API v1 of a grant's life: requests, decisions, vistoria of a substitute vehicle, stands,
-fees (DAM) and leave returns. Thin: parse, call a service or selector, answer."""
+"""API v1 of a grant's requests: filing, decisions, the vistoria of a substitute vehicle and
+leave returns. Thin: parse, call a service or selector, answer."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Forms of a grant's life: one per kind of request, the clerk's decision, the vistoria,
-stands and fees. Labels in Portuguese; the rules are applied by the services."""
+"""Forms of a grant's requests: one per kind (named by its ``Kind`` in
+``licensing.requests.kinds``), the clerk's decision, the vistoria and the queue filter.
+Labels in Portuguese; the rules are applied by the services."""
 
 from __future__ import annotations
 
@@ -128,19 +129,6 @@ class ComplianceProofForm(FriendlyRequiredMixin, forms.Form):
     def __init__(self, *args, documents=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["documents"] = _documents_field(list(documents))
-
-
-REQUEST_FORMS = {
-    RequestKind.AUXILIARY_ADD: AuxiliaryAddForm,
-    RequestKind.AUXILIARY_REMOVE: AuxiliaryRemoveForm,
-    RequestKind.SUBSTITUTION: SubstitutionForm,
-    RequestKind.LEAVE: LeaveForm,
-    RequestKind.TRANSFER: TransferForm,
-    RequestKind.RENUNCIATION: RenunciationForm,
-    RequestKind.PREPOSTO: PrepostoForm,
-    RequestKind.AUXILIARY_REREGISTRATION: AuxiliaryReregistrationForm,
-    RequestKind.COMPLIANCE_PROOF: ComplianceProofForm,
-}
 
 
 def form_to_data(form: forms.Form) -> dict:

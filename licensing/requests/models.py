@@ -1,8 +1,9 @@
 """Life of a grant after it is issued: requests the holder files and the clerk decides,
-auxiliary drivers, leaves of absence, prepostos, taxi stands and fees (DAM).
+auxiliary drivers, leaves of absence, prepostos and yearly obligations (stands and fees
+have their own rooms).
 
 Issued documents are never edited: a decision supersedes or cancels them and issues new
-ones, with an audit entry (``licensing.services_lifecycle``).
+ones, with an audit entry (``licensing.requests.services``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Pure rules of a grant's life (auxiliary drivers, substitution, leave, transfer, preposto,
-renunciation, stands, fees). No database: each takes plain values and the pack's
+renunciation, yearly obligations). No database: each takes plain values and the pack's
 ``Param`` objects (value + legal basis) and answers with a ``RuleViolation`` or a result.
 
 A ``Param`` that is ``None`` means the law has no such rule: the rule is not applied,

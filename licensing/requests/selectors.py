@@ -1,4 +1,5 @@
-"""Reads of a grant's life shared by the HTML views, the API and other apps."""
+"""Reads of a grant's requests, auxiliary drivers and yearly obligations, shared by the HTML
+views, the API and other apps."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Periodic job of a grant's life: flag leaves of absence whose return is overdue."""
+"""Periodic jobs of a grant's requests: overdue leave returns and yearly obligations.
+Task names are pinned."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""HTML pages of a grant's life: the holder's "Minha autorização" and request forms, the
-clerk's queue and decisions, stands (public list and management) and fees (DAM)."""
+"""HTML pages of a grant's requests: the holder's "Minha autorização" and request forms, the
+clerk's queue and decisions, the substitute vehicle's vistoria and leave returns."""
 
 from __future__ import annotations
 
@@ -16,16 +16,13 @@ from licensing.grants import selectors as grants_selectors
 from licensing.requests import selectors as sel
 from licensing.requests import services as svc
 from licensing.requests.forms import (
-    REQUEST_FORMS,
-    AuxiliaryRemoveForm,
-    AuxiliaryReregistrationForm,
-    ComplianceProofForm,
     DecideForm,
     InspectionForm,
     QueueFilterForm,
     ReturnForm,
     form_to_data,
 )
+from licensing.requests.kinds import KINDS
 from licensing.requests.models import (
     AuxiliaryDriver,
     AuxiliaryStatus,
@@ -74,30 +71,15 @@ def error_text(exc) -> str:
 
 SERVICE_ERRORS = (RuleViolation, RuleViolations, InvalidTransition, ValidationError)
 
-FIELD_LABELS = {
-    "cpf": "CPF", "name": "nome", "birth_date": "data de nascimento", "cnh_number": "número da CNH",
-    "cnh_category": "categoria da CNH", "cnh_first_issued": "primeira habilitação", "cnh_ear": "CNH com EAR",
-    "auxiliary": "condutor auxiliar (registro)", "left_on": "data do desligamento", "days_after": "dias até a comunicação",
-    "deadline_days": "prazo legal (dias)", "late": "fora do prazo", "reason": "motivo", "ground": "fundamento",
-    "vehicle": "veículo substituto", "old_plate": "placa anterior", "new_plate": "nova placa",
-    "certificate_issuer": "emissor da certidão", "certificate_number": "número da certidão", "days": "dias",
-    "starts_on": "início", "ends_on": "último dia", "new_holder_cpf": "CPF do novo titular",
-    "new_holder_name": "novo titular", "relationship": "parentesco", "event_on": "data do fato", "proof": "comprovação",
-    "vehicle_plate": "placa do veículo", "fee_notice": "taxas", "preposto_cpf": "CPF do preposto",
-    "preposto_name": "preposto", "permanent": "invalidez permanente", "invalidity_on": "data da invalidez",
-    "medical_report": "laudo médico", "alvara": "alvará emitido", "cancelled_alvaras": "alvarás cancelados",
-    "authorization": "nova autorização", "predecessor": "autorização anterior", "leave": "afastamento (registro)",
-    "status": "situação", "preposto": "preposto (registro)", "plate": "placa", "renavam": "RENAVAM", "make": "marca",
-    "model": "modelo", "color": "cor", "manufacture_year": "ano de fabricação",
-    "first_registration_date": "primeiro licenciamento", "doors": "portas", "seats": "lugares", "engine_cc": "cilindrada",
-    "supersedes": "substitui o nº", "registered_on": "último (re)cadastramento", "due_on": "prazo",
-    "next_due_on": "próximo prazo", "documents": "documentos apresentados", "year": "ano da permissão",
-}
+# Labels of the data and effects of requests: each kind names its own (``Kind.labels``).
+FIELD_LABELS = {"alvara": "alvará emitido"}
 ACTION_LABELS = {
     "lifecycle_request_filed": "pedido protocolado", "lifecycle_request_decided": "pedido decidido",
-    "auxiliary_removal_late": "comunicação fora do prazo registrada", "substitution_inspection": "vistoria registrada",
     "yearly_obligation_late": "apresentado depois do prazo",
 }
+for _kind in KINDS.values():
+    FIELD_LABELS.update(_kind.labels)
+    ACTION_LABELS.update(_kind.action_labels)
 
 
 def _display(value) -> str:
@@ -169,24 +151,13 @@ class RequestNewView(RoleRequiredMixin, View):
     template_name = "lifecycle/request_form.html"
 
     def _setup(self, request, pk: int, kind: str):
-        if kind not in REQUEST_FORMS:
+        if kind not in KINDS:
             raise Http404("Tipo de pedido desconhecido.")
         auth = sel.authorization_for_filing(request.user, pk, kind)
-        return auth, REQUEST_FORMS[kind]
+        return auth, KINDS[kind]
 
-    def _form(self, form_class, auth, data=None):
-        auxiliaries = AuxiliaryDriver.objects.filter(authorization=auth, status=AuxiliaryStatus.ACTIVE).select_related("person")
-        if form_class is AuxiliaryRemoveForm:
-            return form_class(data, auxiliaries=auxiliaries)
-        pack = regulation.current()
-        if form_class is AuxiliaryReregistrationForm:
-            if not grants_selectors.is_desk(self.request.user) and auth.holder_id != self.request.user.pk:
-                auxiliaries = auxiliaries.filter(person=self.request.user)  # the auxiliary re-registers themself
-            return form_class(data, auxiliaries=auxiliaries,
-                              documents=pack.documents(auth.modality, "renewal", applies_to="auxiliary"))
-        if form_class is ComplianceProofForm:
-            return form_class(data, documents=pack.documents(auth.modality, "renewal", applies_to="holder"))
-        return form_class(data)
+    def _form(self, spec, auth, data=None):
+        return spec.make_form(spec.form, data, auth=auth, user=self.request.user)
 
     def _render(self, request, auth, kind, form, status=200):
         pack = regulation.current()
@@ -198,12 +169,12 @@ class RequestNewView(RoleRequiredMixin, View):
         }, status=status)
 
     def get(self, request, pk: int, kind: str):
-        auth, form_class = self._setup(request, pk, kind)
-        return self._render(request, auth, kind, self._form(form_class, auth))
+        auth, spec = self._setup(request, pk, kind)
+        return self._render(request, auth, kind, self._form(spec, auth))
 
     def post(self, request, pk: int, kind: str):
-        auth, form_class = self._setup(request, pk, kind)
-        form = self._form(form_class, auth, request.POST)
+        auth, spec = self._setup(request, pk, kind)
+        form = self._form(spec, auth, request.POST)
         if form.is_valid():
             try:
                 req = svc.request_file(actor=request.user, authorization=auth, kind=kind, data=form_to_data(form))
