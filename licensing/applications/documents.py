@@ -30,7 +30,7 @@ def receipt_pdf(application: Application) -> bytes:
     ctx.update({"obj": application, "documents": documents, "holder_cpf": format_cpf(application.applicant.cpf or ""),
                 "modality_label": pack.modality_label(application.modality),
                 "submitted_local": timezone.localtime(application.submitted_at, pack.tz) if application.submitted_at else None})
-    return render_pdf("licensing/pdf/receipt.html", ctx)
+    return render_pdf("licensing/applications/pdf/receipt.html", ctx)
 
 
 def inspection_pdf(application: Application) -> bytes:
@@ -48,7 +48,7 @@ def inspection_pdf(application: Application) -> bytes:
     ctx.update({"obj": application, "inspection": inspection, "items": items,
                 "modality_label": pack.modality_label(application.modality),
                 "scheduled_local": timezone.localtime(inspection.scheduled_for, pack.tz) if inspection else None})
-    return render_pdf("licensing/pdf/inspection.html", ctx)
+    return render_pdf("licensing/applications/pdf/inspection.html", ctx)
 
 
 def declaration_item(application: Application) -> dict | None:
@@ -71,4 +71,4 @@ def declaration_pdf(application: Application) -> bytes:
                 "grant_name": pack.act("authorization").get("name", "Autorização"),
                 "modality_label": pack.modality_label(application.modality),
                 "law_title": pack.main_law.get("title", "")})
-    return render_pdf("licensing/pdf/declaration.html", ctx)
+    return render_pdf("licensing/applications/pdf/declaration.html", ctx)

@@ -107,7 +107,7 @@ def _crumbs(*items):
 
 class ProfileView(RoleRequiredMixin, View):
     roles = (Role.APPLICANT,)
-    template = "licensing/profile.html"
+    template = "licensing/applications/profile.html"
 
     def _ctx(self, form):
         return {"form": form, "crumbs": _crumbs(("Meu perfil", None))}
@@ -133,7 +133,7 @@ class MyApplicationsView(RoleRequiredMixin, View):
     def get(self, request):
         qs = Application.objects.filter(applicant=request.user).select_related("vehicle", "authorization")
         page = Paginator(qs.order_by("-created_at", "-id"), 20).get_page(request.GET.get("page"))
-        return render(request, "licensing/my_applications.html", {
+        return render(request, "licensing/applications/my_applications.html", {
             "page_obj": page, "applications": page.object_list, "crumbs": _crumbs(("Meus requerimentos", None))})
 
 
@@ -153,7 +153,7 @@ class WizardMixin(RoleRequiredMixin):
                "step_total": len(STEPS), "form": form, "pack": regulation.current(),
                "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
                                  ("Novo requerimento", None)), **extra}
-        return render(request, f"licensing/wizard/{step}.html", ctx, status=status)
+        return render(request, f"licensing/applications/wizard/{step}.html", ctx, status=status)
 
 
 class ApplicationNewView(WizardMixin, View):
@@ -166,7 +166,7 @@ class ApplicationNewView(WizardMixin, View):
     def get(self, request):
         draft = Application.objects.filter(applicant=request.user, status=ApplicationStatus.DRAFT).first()
         form = ModalityForm(bidding=self._bidding())
-        return render(request, "licensing/wizard/modality.html", {
+        return render(request, "licensing/applications/wizard/modality.html", {
             "form": form, "steps": STEPS, "step": "modality", "step_index": 1, "step_total": len(STEPS),
             "draft": draft, "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
                                               ("Novo requerimento", None))})
@@ -189,7 +189,7 @@ class ApplicationNewView(WizardMixin, View):
                 app.save(update_fields=["wizard_step"])
                 return redirect(_step_url(app, "vehicle"))
         draft = Application.objects.filter(applicant=request.user, status=ApplicationStatus.DRAFT).first()
-        return render(request, "licensing/wizard/modality.html", {
+        return render(request, "licensing/applications/wizard/modality.html", {
             "form": form, "steps": STEPS, "step": "modality", "step_index": 1, "step_total": len(STEPS),
             "draft": draft, "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
                                               ("Novo requerimento", None))}, status=400)
@@ -288,7 +288,7 @@ class ApplicationSubmitView(RoleRequiredMixin, View):
                 [m for ms in exc.message_dict.values() for m in ms] if isinstance(exc, ValidationError)
                 and hasattr(exc, "message_dict") else [str(getattr(exc, "message", exc))])
             sent = current_documents(app)
-            return render(request, "licensing/wizard/review.html", {
+            return render(request, "licensing/applications/wizard/review.html", {
                 "application": app, "step": "review", "steps": STEPS, "step_index": len(STEPS),
                 "step_total": len(STEPS), "problems": problems, "auxiliaries": list(app.auxiliaries.all()),
                 "items": [{"item": i, "doc": sent.get(i.code)} for i in required_documents(app)],
@@ -376,7 +376,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
     def get(self, request, pk):
         app = get_object_or_404(applications_visible_to(request.user).select_related(
             "applicant", "vehicle", "authorization", "call"), pk=pk)
-        return render(request, "licensing/application_detail.html", self.context(request, app))
+        return render(request, "licensing/applications/application_detail.html", self.context(request, app))
 
     @staticmethod
     def context(request, app, **forms):
@@ -529,7 +529,7 @@ class QueueView(RoleRequiredMixin, View):
         page = Paginator(qs.order_by(order, "id"), 25).get_page(request.GET.get("page"))
         query = request.GET.copy()
         query.pop("page", None)
-        return render(request, "licensing/queue.html", {
+        return render(request, "licensing/applications/queue.html", {
             "form": form, "page_obj": page, "applications": page.object_list, "querystring": query.urlencode(),
             "counts": [(s, label, counts.get(s, 0)) for s, label in ApplicationStatus.choices
                        if s != ApplicationStatus.DRAFT],
@@ -548,7 +548,7 @@ class ClerkActionView(RoleRequiredMixin, View):
 
     def fail(self, app, **forms):
         ctx = ApplicationDetailView.context(self.request, app, **forms)
-        return render(self.request, "licensing/application_detail.html", ctx, status=400)
+        return render(self.request, "licensing/applications/application_detail.html", ctx, status=400)
 
 
 class DocumentReviewView(ClerkActionView):
@@ -659,7 +659,7 @@ class RankingView(RoleRequiredMixin, View):
         rows = [{"position": i, "application": e.key, "within": ranking.within(i),
                  "values": [rules.criterion_display(e, c) for c in criteria]}
                 for i, e in enumerate(ranking.entries, start=1)]
-        return render(request, "licensing/ranking.html", {
+        return render(request, "licensing/applications/ranking.html", {
             "modality": modality, "modalities": [(m, pack.modality_label(m)) for m in modalities],
             "criteria": [rules.RANKING_LABELS.get(c, c) for c in criteria], "criteria_basis": pack.basis(
                 "ranking.criteria", modality), "rows": rows, "slots": ranking.slots, "current": ranking.current,
@@ -673,7 +673,7 @@ class CallsView(RoleRequiredMixin, View):
     def render_page(self, request, form, status=200):
         calls = Call.objects.annotate(n_apps=Count("applications", filter=~Q(applications__status="draft")))
         page = Paginator(calls.order_by("-start", "-id"), 20).get_page(request.GET.get("page"))
-        return render(request, "licensing/calls.html", {
+        return render(request, "licensing/applications/calls.html", {
             "form": form, "page_obj": page, "calls": page.object_list, "today": regulation.current().today(),
             "crumbs": _crumbs(("Editais", None))}, status=status)
 
@@ -704,7 +704,7 @@ class AgentInspectionsView(RoleRequiredMixin, View):
                                                                            "application__applicant")
               .order_by("recorded_at", "scheduled_for", "id"))
         page = Paginator(qs, 25).get_page(request.GET.get("page"))
-        return render(request, "licensing/agent_inspections.html", {
+        return render(request, "licensing/applications/agent_inspections.html", {
             "page_obj": page, "inspections": page.object_list, "crumbs": _crumbs(("Vistorias", None))})
 
 
@@ -716,7 +716,7 @@ class InspectionRecordView(RoleRequiredMixin, View):
                                  agent=request.user)
 
     def _render(self, request, inspection, form, status=200):
-        return render(request, "licensing/inspection_record.html", {
+        return render(request, "licensing/applications/inspection_record.html", {
             "inspection": inspection, "application": inspection.application, "form": form,
             "crumbs": _crumbs(("Vistorias", reverse("licensing-agent-inspections")), (str(inspection), None))},
             status=status)

@@ -22,7 +22,7 @@ def open_calls_section(request):
     calls = list(Call.objects.filter(start__lte=today, end__gte=today).order_by("modality", "end"))
     if not calls:
         return None
-    return {"title": "Editais abertos", "template": "licensing/home_calls.html", "context": {"calls": calls}}
+    return {"title": "Editais abertos", "template": "licensing/applications/home_calls.html", "context": {"calls": calls}}
 
 
 def _vehicle(pack, modality: str, plate: str) -> dict:

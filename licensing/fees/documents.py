@@ -39,4 +39,4 @@ def fee_pix(fee: Fee, pack=None) -> dict:
 
 def render_dam(fee: Fee) -> bytes:
     pack = regulation.current()
-    return render_pdf("lifecycle/pdf/dam.html", {"fee": fee, "pack": pack, "pix": fee_pix(fee, pack)})
+    return render_pdf("licensing/fees/pdf/dam.html", {"fee": fee, "pack": pack, "pix": fee_pix(fee, pack)})

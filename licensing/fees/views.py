@@ -27,7 +27,7 @@ from portal.views import RoleRequiredMixin
 # --- fees ------------------------------------------------------------------------------
 class FeesView(RoleRequiredMixin, TemplateView):
     roles = DESK
-    template_name = "lifecycle/fees.html"
+    template_name = "licensing/fees/fees.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

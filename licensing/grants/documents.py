@@ -60,7 +60,7 @@ def authorization_pdf(authorization: Authorization) -> bytes:
                 "grant_verb": f"{_article(authorization.act_name)} presente {authorization.act_name}",
                 "holder_title": holder_title(authorization.act_name),
                 "auxiliaries": auxiliaries, "issued_date": _long_date(timezone.localtime(authorization.issued_at, pack.tz))})
-    return render_pdf("licensing/pdf/authorization.html", ctx)
+    return render_pdf("licensing/grants/pdf/authorization.html", ctx)
 
 
 def alvara_pdf(alvara: Alvara) -> bytes:
@@ -71,4 +71,4 @@ def alvara_pdf(alvara: Alvara) -> bytes:
                 "holder_title": holder_title(alvara.authorization.act_name),
                 "modality_label": pack.modality_label(alvara.authorization.modality),
                 "issued_date": _long_date(timezone.localtime(alvara.issued_at, pack.tz))})
-    return render_pdf("licensing/pdf/alvara.html", ctx)
+    return render_pdf("licensing/grants/pdf/alvara.html", ctx)

@@ -120,7 +120,7 @@ class MyAuthorizationView(RoleRequiredMixin, TemplateView):
     """Minha autorização: the grant, alvarás, auxiliaries, vehicle, stand, fees, requests."""
 
     roles = (Role.APPLICANT,)
-    template_name = "lifecycle/mine.html"
+    template_name = "licensing/requests/mine.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -148,7 +148,7 @@ class RequestNewView(RoleRequiredMixin, View):
     """File a request (holder online, or the clerk at the desk on the holder's behalf)."""
 
     roles = (Role.APPLICANT, Role.CLERK, Role.ADMIN)
-    template_name = "lifecycle/request_form.html"
+    template_name = "licensing/requests/request_form.html"
 
     def _setup(self, request, pk: int, kind: str):
         if kind not in KINDS:
@@ -188,7 +188,7 @@ class RequestNewView(RoleRequiredMixin, View):
 
 class RequestDetailView(RoleRequiredMixin, TemplateView):
     roles = (Role.APPLICANT, Role.CLERK, Role.ADMIN, Role.AGENT)
-    template_name = "lifecycle/request_detail.html"
+    template_name = "licensing/requests/request_detail.html"
 
     def get_context_data(self, **kwargs):
         from portal.audit import history_for
@@ -218,7 +218,7 @@ class QueueView(RoleRequiredMixin, TemplateView):
     """The clerk's queue of requests, with filters, counts and pagination."""
 
     roles = (*DESK, Role.AGENT)
-    template_name = "lifecycle/queue.html"
+    template_name = "licensing/requests/queue.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

@@ -22,7 +22,7 @@ from portal.views import RoleRequiredMixin
 class PublicStandsView(TemplateView):
     """Public list of stands: capacity, occupancy, holder's name and plate only."""
 
-    template_name = "lifecycle/stands_public.html"
+    template_name = "licensing/stands/stands_public.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -34,7 +34,7 @@ class PublicStandsView(TemplateView):
 
 class StandsManageView(RoleRequiredMixin, View):
     roles = DESK
-    template_name = "lifecycle/stands_manage.html"
+    template_name = "licensing/stands/stands_manage.html"
 
     def _render(self, request, form, swap_form=None, status=200):
         return render(request, self.template_name, {
@@ -60,7 +60,7 @@ class StandsManageView(RoleRequiredMixin, View):
 
 class StandDetailView(RoleRequiredMixin, TemplateView):
     roles = DESK
-    template_name = "lifecycle/stand_detail.html"
+    template_name = "licensing/stands/stand_detail.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
