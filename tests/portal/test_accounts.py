@@ -241,7 +241,7 @@ def test_an_auxiliary_registered_by_a_holder_signs_up_and_completes_the_account(
     assert AuditEntry.objects.filter(action="account_claimed", object_id=str(person.pk)).exists()
     token = api().post("/api/v1/auth/token/", {"username": CPF_CAROL, "password": SIGNUP["password"]}, format="json")
     assert token.status_code == 200
-    from tests.licensing.helpers import open_call, payload
+    from tests.licensing.applications.helpers import open_call, payload
 
     open_call("taxi")
     r = api(person).post("/api/v1/applications/", payload("taxi"), format="json")

@@ -9,7 +9,7 @@ from validate_docbr import CNH, CPF, RENAVAM
 
 from licensing.models import Application, ApplicationStatus, Authorization
 from portal.models import AuditEntry
-from tests.licensing.helpers import next_plate, open_call, pdf_file
+from tests.licensing.applications.helpers import next_plate, open_call, pdf_file
 
 JOURNEYS = [("alegre", "taxi"), ("alegre", "mototaxi"), ("itagiba", "taxi"), ("itagiba", "mototaxi"),
             ("arapora", "taxi")]
@@ -190,7 +190,7 @@ def test_profile_saves(alegre, web, applicant):
 
 @pytest.mark.django_db
 def test_html_requirement_answered_from_status_page(alegre, api, web, applicant, clerk):
-    from tests.licensing.helpers import create_and_submit
+    from tests.licensing.applications.helpers import create_and_submit
 
     open_call("taxi")
     app = Application.objects.get(pk=create_and_submit(api, applicant)["id"])
@@ -210,7 +210,7 @@ def test_html_requirement_answered_from_status_page(alegre, api, web, applicant,
 
 @pytest.mark.django_db
 def test_agent_sees_only_what_the_vistoria_needs(alegre, api, web, applicant, clerk, agent):
-    from tests.licensing.helpers import create_and_submit
+    from tests.licensing.applications.helpers import create_and_submit
 
     open_call("taxi")
     app = Application.objects.get(pk=create_and_submit(api, applicant)["id"])
@@ -240,7 +240,7 @@ def test_declaration_offered_where_the_pack_has_one(itagiba, web, applicant):
 @pytest.mark.django_db
 def test_bidding_ranking_and_withdrawal_moves_the_next_up(arapora, api, web, applicant, outsider, clerk):
     """Araporã art. 4: ranking by the offer; a winner who gives up is replaced by the next (§3)."""
-    from tests.licensing.helpers import create_and_submit
+    from tests.licensing.applications.helpers import create_and_submit
 
     open_call("taxi")
     high = create_and_submit(api, applicant, bid_amount="2500.00")
@@ -259,7 +259,7 @@ def test_bidding_ranking_and_withdrawal_moves_the_next_up(arapora, api, web, app
 @pytest.mark.django_db
 def test_clerk_is_told_where_a_request_stands_when_requests_exceed_the_free_places(load_pack, api, web, applicant,
                                                                                     outsider, clerk):
-    from tests.licensing.helpers import create_and_submit
+    from tests.licensing.applications.helpers import create_and_submit
 
     load_pack("alegre", population=800)  # one táxi place
     open_call("taxi")

@@ -10,7 +10,7 @@ from licensing.fees.services import tff_issue
 from licensing.requests.models import AuxiliaryDriver, RequestKind
 from licensing.requests.services import request_decide, request_file
 from portal.exceptions import InvalidTransition, RuleViolation
-from tests.lifecycle.helpers import aux_data, grant
+from tests.licensing.requests.helpers import aux_data, grant
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql",
                                 reason="needs PostgreSQL row locks and concurrent transactions")

@@ -16,7 +16,7 @@ from licensing.requests.models import (
 )
 from licensing.requests.services import leaves_flag_overdue
 from portal.models import AuditEntry, Notification
-from tests.lifecycle.helpers import aux_data, decide, file, grant, req, vehicle_data
+from tests.licensing.requests.helpers import aux_data, decide, file, grant, req, vehicle_data
 
 pytestmark = pytest.mark.django_db
 

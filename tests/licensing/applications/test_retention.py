@@ -9,7 +9,7 @@ from licensing import tasks
 from licensing.applications.rules import retention_expired
 from licensing.models import Application, ApplicationDocument
 from portal.models import AuditEntry
-from tests.licensing.helpers import create_and_submit, open_call
+from tests.licensing.applications.helpers import create_and_submit, open_call
 
 
 def test_retention_boundary():

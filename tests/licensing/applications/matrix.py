@@ -1,3 +1,6 @@
+"""Permission matrix of applications; its world also holds the grant and alvará the grants'
+matrix uses."""
+
 from tests.matrix import LOGIN, Row, only
 
 APPLICANTS = ("requerente", "outsider")
@@ -81,9 +84,6 @@ ROWS = [
         kwargs=app_kw),
     Row("api-application-reject", _api({"atendente": 400, "admin": 400, "*": 403}), method="post", api=True,
         kwargs=app_kw, data=lambda w: {}),
-    Row("api-authorization-act-pdf", _api({"outsider": 404, "*": 200}), api=True,
-        kwargs=lambda w: {"pk": w["authorization"].pk}),
-    Row("api-alvara-pdf", _api({"outsider": 404, "*": 200}), api=True, kwargs=lambda w: {"pk": w["alvara"].pk}),
 ]
 
 
@@ -96,7 +96,7 @@ def build(world, personas):
     from licensing.grants.services import alvara_issue
     from licensing.models import Application, ApplicationDocument, Inspection
     from tests.factories import VehicleFactory, issue_authorization
-    from tests.licensing.helpers import PDF_BYTES
+    from tests.licensing.applications.helpers import PDF_BYTES
 
     alice = personas["requerente"]
     vehicle = VehicleFactory(owner=alice)

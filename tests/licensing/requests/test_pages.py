@@ -11,7 +11,7 @@ from licensing.fees.services import tff_issue
 from licensing.requests.models import LifecycleRequest, RequestKind, RequestStatus
 from licensing.requests.services import request_decide, request_file
 from licensing.stands.services import stand_assign, stand_create
-from tests.lifecycle.helpers import aux_data, grant, vehicle_data
+from tests.licensing.requests.helpers import aux_data, grant, vehicle_data
 
 pytestmark = pytest.mark.django_db
 

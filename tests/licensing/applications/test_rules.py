@@ -7,7 +7,7 @@ import pytest
 from fleet import rules as fleet_rules
 from licensing.applications import rules
 from portal.regulation import Param
-from tests.licensing.helpers import open_call, payload
+from tests.licensing.applications.helpers import open_call, payload
 
 TODAY = date(2026, 6, 15)
 
@@ -233,7 +233,7 @@ def test_mototaxi_refused_where_pack_has_none(arapora, api, applicant):
 
 @pytest.mark.django_db
 def test_api_one_grant_counts_filed_requests_not_drafts(alegre, api, applicant):
-    from tests.licensing.helpers import create_and_submit
+    from tests.licensing.applications.helpers import create_and_submit
 
     open_call("taxi")
     assert api(applicant).post("/api/v1/applications/", payload("taxi"), format="json").status_code == 201  # draft

@@ -6,7 +6,7 @@ import pytest
 
 from licensing.stands.models import AssignmentStatus, StandAssignment, TaxiStand
 from licensing.stands.services import stand_assign, stand_create, stands_sync_from_pack
-from tests.lifecycle.helpers import grant
+from tests.licensing.requests.helpers import grant
 
 pytestmark = pytest.mark.django_db
 

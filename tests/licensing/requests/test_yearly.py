@@ -18,7 +18,7 @@ from licensing.requests.rules import (
 from licensing.requests.services import yearly_obligations_check
 from portal.models import AuditEntry, Notification
 from portal.regulation import Param
-from tests.lifecycle.helpers import aux_data, decide, file, grant
+from tests.licensing.requests.helpers import aux_data, decide, file, grant
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from licensing.fees.selectors import tff_outstanding, tff_paid
 from licensing.fees.services import fee_issue, fee_mark_paid, tff_issue
 from portal.models import AuditEntry
 from portal.pix import parse_tlv, payload_is_valid
-from tests.lifecycle.helpers import grant
+from tests.licensing.requests.helpers import grant
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +116,7 @@ def test_bank_return_file_records_matching_payments_and_reports_the_rest(itagiba
 
 def _application(api, user, modality, *, skip=()):
     """A draft with every required document sent except the codes in ``skip``."""
-    from tests.licensing.helpers import open_call, payload, pdf_file
+    from tests.licensing.applications.helpers import open_call, payload, pdf_file
 
     open_call(modality)
     client = api(user)
@@ -232,7 +232,11 @@ def test_no_tff_requirement_where_the_law_has_none(alegre, api, applicant, clerk
 def test_a_grant_comes_with_its_tff_where_the_law_sets_one(load_pack, api, applicant, clerk, agent, slug, units):
     """Itagibá art. 6: the taxi TFF (19 UFP) is issued with the grant; Alegre has no TFF."""
     from licensing.models import Fee
-    from tests.licensing.helpers import create_and_submit, open_call, review_all_and_inspect
+    from tests.licensing.applications.helpers import (
+        create_and_submit,
+        open_call,
+        review_all_and_inspect,
+    )
 
     load_pack(slug)
     open_call("taxi")

@@ -6,7 +6,11 @@ import pytest
 
 from licensing.grants import jobs
 from licensing.models import Application, Authorization
-from tests.licensing.helpers import create_and_submit, open_call, review_all_and_inspect
+from tests.licensing.applications.helpers import (
+    create_and_submit,
+    open_call,
+    review_all_and_inspect,
+)
 
 
 @pytest.mark.django_db

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from licensing.models import Application, ApplicationDocument
 from portal.models import Notification
-from tests.licensing.helpers import (
+from tests.licensing.applications.helpers import (
     create_and_submit,
     open_call,
     payload,

@@ -12,7 +12,12 @@ from licensing.grants.selectors import active_bar
 from licensing.requests.models import AuxiliaryDriver, AuxiliaryStatus
 from portal import regulation
 from tests.conftest import CPF_CAROL
-from tests.licensing.helpers import create_and_submit, open_call, payload, review_all_and_inspect
+from tests.licensing.applications.helpers import (
+    create_and_submit,
+    open_call,
+    payload,
+    review_all_and_inspect,
+)
 
 pytestmark = pytest.mark.django_db
 
