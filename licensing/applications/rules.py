@@ -7,15 +7,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from datetime import date as _date
 
-from fleet.rules import (  # noqa: F401  (re-exported: the vehicle rules live with the vehicles)
-    full_years_between,
-    normalize_color,
-    vehicle_age,
-    vehicle_color,
-    vehicle_doors,
-    vehicle_engine,
-    vehicle_seats,
-)
+from fleet.rules import full_years_between
 from licensing.grants.rules import add_years, quota_slots
 from portal.exceptions import RuleViolation
 

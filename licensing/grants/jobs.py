@@ -9,18 +9,17 @@ Dates are judged in the municipality's time zone (``pack.today()``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from fleet.rules import vehicle_age_years
 from licensing.grants.models import (
     CURRENT_STATUSES,
     Alvara,
@@ -28,8 +27,16 @@ from licensing.grants.models import (
     Authorization,
     AuthorizationStatus,
 )
-from licensing.grants.rules import add_years, quota_slots
-from licensing.grants.selectors import count_current_grants
+from licensing.grants.rules import (
+    reached_max_age,
+    reminder_threshold,
+)
+from licensing.grants.selectors import (
+    aged_vehicles_queryset,
+    current_job_run,
+    describe_aged,
+    quota_states,
+)
 from portal import regulation
 from portal.models import AuditEntry, JobRun, Notification
 from portal.notifications import DISPATCH_ONE_BY_ONE, Notice, dispatch_pending, notify_many
@@ -37,8 +44,8 @@ from portal.numbers import thousands
 from portal.roles import Role
 
 CHUNK = 2000
-SET_CHUNK_FACTOR = 5  # the set-based expiry handles 10.000 rows per transaction
 DEFAULT_REMINDER_DAYS = (60, 30, 7)
+SET_CHUNK_FACTOR = 5  # the set-based expiry handles 10.000 rows per transaction
 ALVARA_OPEN = (AlvaraStatus.ACTIVE, AlvaraStatus.SUSPENDED, AlvaraStatus.RETAINED)
 EXPIRY_REASON = "Prazo de validade encerrado"
 
@@ -64,38 +71,6 @@ def _held_by_renewal(pack, ids: list[int]) -> set[int]:
     return held
 
 
-# --- pure rules ------------------------------------------------------------------------------
-def is_expired(valid_until: date, today: date) -> bool:
-    """Valid through ``valid_until`` inclusive: expired only from the next day on."""
-    return valid_until < today
-
-
-def reached_max_age(age: int, max_age: int) -> bool:
-    """"Atingir a idade máxima" (the law's wording for the substitution duty): an age equal to
-    the pack's ``vehicle.max_age_years`` or more."""
-    return age >= max_age
-
-
-def reminder_threshold(days_left: int, reminder_days: Iterable[int]) -> int | None:
-    """The reminder due with ``days_left`` to expiry: the smallest configured day count not
-    below it (a missed 60-day reminder is not sent late once the 30-day one is due)."""
-    if days_left < 0:
-        return None
-    due = [d for d in reminder_days if d >= days_left]
-    return min(due) if due else None
-
-
-def slots_for(pack, modality: str) -> tuple[int, str] | None:
-    """(slots, legal basis) for a modality: fixed by an act, or floor(population ÷ per slot)."""
-    fixed = pack.param("quota.fixed_slots", modality)
-    if fixed is not None:
-        return int(fixed.value), fixed.legal_basis
-    per_slot = pack.param("quota.inhabitants_per_slot", modality)
-    if per_slot is None:
-        return None
-    return quota_slots(pack.population, int(per_slot.value)), per_slot.legal_basis
-
-
 def reminder_days(pack) -> list[int]:
     """Settings/env ``RENEWAL_REMINDER_DAYS`` (e.g. "60,30,7"), else the pack's
     ``renewal.reminder_days``, else 60, 30 and 7 days."""
@@ -115,11 +90,6 @@ def _fmt(day: date) -> str:
 
 def _dashboard() -> str:
     return reverse("dashboard")
-
-
-def current_job_run(name: str) -> JobRun | None:
-    """The run of ``name`` in progress (created by ``portal.jobs.run_job``)."""
-    return JobRun.objects.filter(name=name, finished_at__isnull=True).order_by("-id").first()
 
 
 def _record_detail(job_name: str | None, lines: list[str]) -> None:
@@ -486,72 +456,6 @@ def send_renewal_reminders(today: date | None = None) -> int:
     return created
 
 
-# --- vehicle age -----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class AgedVehicle:
-    authorization: Authorization
-    age: int
-    max_age: int
-    basis: str
-    legal_basis: str
-
-    @property
-    def vehicle(self):
-        return self.authorization.vehicle
-
-    @property
-    def over(self) -> bool:
-        return self.age > self.max_age
-
-
-def _age_filter(pack, today: date) -> Q | None:
-    """Current grants whose vehicle reached the pack's maximum age (one Q per modality)."""
-    clauses = Q()
-    any_rule = False
-    for modality in pack.modalities:
-        max_age = pack.value("vehicle.max_age_years", modality)
-        if max_age is None:
-            continue
-        any_rule = True
-        basis = pack.value("vehicle.age_basis", modality, default="manufacture_year")
-        by_year = Q(vehicle__manufacture_year__lte=today.year - int(max_age))
-        if basis == "first_registration":
-            cutoff = add_years(today, -int(max_age))
-            by_basis = Q(vehicle__first_registration_date__lte=cutoff) | (
-                Q(vehicle__first_registration_date__isnull=True) & by_year
-            )
-        else:
-            by_basis = by_year
-        clauses |= Q(modality=modality) & by_basis
-    return clauses if any_rule else None
-
-
-def aged_vehicles_queryset(today: date | None = None):
-    """Current grants whose vehicle must be substituted (for the clerk's list)."""
-    pack = regulation.current()
-    today = today or pack.today()
-    condition = _age_filter(pack, today)
-    qs = Authorization.objects.select_related("vehicle", "holder").filter(
-        status__in=CURRENT_STATUSES, vehicle__isnull=False
-    )
-    if condition is None:
-        return qs.none()
-    return qs.filter(condition).order_by("vehicle__manufacture_year", "vehicle__first_registration_date", "pk")
-
-
-def describe_aged(authorizations: Iterable[Authorization], today: date | None = None) -> list[AgedVehicle]:
-    pack = regulation.current()
-    today = today or pack.today()
-    out = []
-    for auth in authorizations:
-        param = pack.param("vehicle.max_age_years", auth.modality)
-        basis = pack.value("vehicle.age_basis", auth.modality, default="manufacture_year")
-        vehicle = auth.vehicle
-        age = vehicle_age_years(basis, vehicle.manufacture_year, vehicle.first_registration_date, today)
-        out.append(AgedVehicle(auth, age, int(param.value), basis, param.legal_basis))
-    return out
-
-
 def check_vehicle_ages(today: date | None = None) -> int:
     """Notice to substitute each vehicle of a current grant that reached the maximum age,
     once per vehicle per year. Returns how many notices were recorded."""
@@ -583,34 +487,6 @@ def check_vehicle_ages(today: date | None = None) -> int:
         with transaction.atomic():
             created += notify_many(notices)
     return created
-
-
-# --- quota -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class QuotaState:
-    modality: str
-    label: str
-    population: int
-    slots: int
-    current: int
-    legal_basis: str
-
-    @property
-    def exceeded(self) -> bool:
-        return self.current > self.slots
-
-
-def quota_states() -> list[QuotaState]:
-    pack = regulation.current()
-    out = []
-    for modality in pack.modalities:
-        found = slots_for(pack, modality)
-        if found is None:
-            continue
-        slots, basis = found
-        out.append(QuotaState(modality, pack.modality_label(modality), pack.population, slots,
-                              count_current_grants(modality), basis))
-    return out
 
 
 def check_quotas(job_name: str | None = None) -> int:

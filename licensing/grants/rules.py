@@ -1,19 +1,11 @@
-"""Pure date and quota arithmetic of grants (no database)."""
+"""Pure rules of grants (no database): date and quota arithmetic, expiry, the vehicle's
+maximum age and which renewal reminder is due."""
 
 from __future__ import annotations
 
 import calendar
+from collections.abc import Iterable
 from datetime import date
-
-from fleet.rules import (  # noqa: F401  (re-exported: the vehicle rules live with the vehicles)
-    full_years_between,
-    normalize_color,
-    vehicle_age,
-    vehicle_color,
-    vehicle_doors,
-    vehicle_engine,
-    vehicle_seats,
-)
 
 
 def add_years(day: date, years: int) -> date:
@@ -36,3 +28,35 @@ def quota_slots(population: int, inhabitants_per_slot: int) -> int:
     if inhabitants_per_slot <= 0:
         raise ValueError("inhabitants_per_slot must be positive")
     return population // inhabitants_per_slot
+
+
+# --- pure rules ------------------------------------------------------------------------------
+def is_expired(valid_until: date, today: date) -> bool:
+    """Valid through ``valid_until`` inclusive: expired only from the next day on."""
+    return valid_until < today
+
+
+def reached_max_age(age: int, max_age: int) -> bool:
+    """"Atingir a idade máxima" (the law's wording for the substitution duty): an age equal to
+    the pack's ``vehicle.max_age_years`` or more."""
+    return age >= max_age
+
+
+def reminder_threshold(days_left: int, reminder_days: Iterable[int]) -> int | None:
+    """The reminder due with ``days_left`` to expiry: the smallest configured day count not
+    below it (a missed 60-day reminder is not sent late once the 30-day one is due)."""
+    if days_left < 0:
+        return None
+    due = [d for d in reminder_days if d >= days_left]
+    return min(due) if due else None
+
+
+def slots_for(pack, modality: str) -> tuple[int, str] | None:
+    """(slots, legal basis) for a modality: fixed by an act, or floor(population ÷ per slot)."""
+    fixed = pack.param("quota.fixed_slots", modality)
+    if fixed is not None:
+        return int(fixed.value), fixed.legal_basis
+    per_slot = pack.param("quota.inhabitants_per_slot", modality)
+    if per_slot is None:
+        return None
+    return quota_slots(pack.population, int(per_slot.value)), per_slot.legal_basis
