@@ -13,7 +13,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -57,53 +56,6 @@ from portal.numbering import protocol_number
 from portal.roles import Role
 from portal.uploads import validate_upload
 from portal.validators import normalize_cpf, normalize_plate, only_digits, validate_cpf
-
-
-# --- LGPD retention ------------------------------------------------------------------------------
-def purge_expired_documents() -> int:
-    """Delete the files of refused, withdrawn and abandoned applications past the retention
-    period of the pack (``retention.refused_documents_days``); each deletion audited, the
-    document row kept (what was sent and when, without the file). Safe to run twice."""
-    from datetime import timedelta
-
-    from licensing.applications.models import ApplicationDocument, ApplicationStatus
-    from licensing.applications.rules import retention_expired
-    from portal.audit import audit_log
-
-    pack = regulation.current()
-    param = pack.param("retention.refused_documents_days")
-    if param is None:
-        return 0
-    days = int(param.value)
-    today = pack.today()
-    cutoff = timezone.now() - timedelta(days=days)
-    closed = Q(application__status__in=[ApplicationStatus.REFUSED, ApplicationStatus.WITHDRAWN],
-               application__decided_at__lt=cutoff)
-    abandoned = Q(application__status=ApplicationStatus.DRAFT, application__updated_at__lt=cutoff)
-    purged = 0
-    candidates = ApplicationDocument.objects.filter(closed | abandoned, purged_at__isnull=True).values_list("pk", flat=True)
-    for pk in list(candidates):
-        with transaction.atomic():
-            doc = (ApplicationDocument.objects.select_for_update().select_related("application")
-                   .filter(pk=pk, purged_at__isnull=True).first())
-            if doc is None:
-                continue
-            app = doc.application
-            since = app.decided_at if app.status != ApplicationStatus.DRAFT else app.updated_at
-            if since is None or not retention_expired(since.astimezone(pack.tz).date(), today, days):
-                continue
-            name = doc.file.name
-            if name:
-                doc.file.storage.delete(name)
-            doc.file = ""
-            doc.purged_at = timezone.now()
-            doc.save(update_fields=["file", "purged_at"])
-            audit_log(actor=None, obj=app, action="document_purged", reason="Prazo de retenção encerrado (LGPD)",
-                      data={"document": doc.pk, "type": doc.type, "retention_days": days,
-                            "legal_basis": param.legal_basis})
-            purged += 1
-    return purged
-
 
 # --- entry rules ----------------------------------------------------------------------------------
 

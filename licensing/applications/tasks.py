@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from licensing.applications import services
+from licensing.applications import review
 from portal.jobs import run_job
 
 
 @shared_task(acks_late=True, name="licensing.tasks.purge_expired_documents")
 def purge_expired_documents() -> int:
-    return run_job("licensing.purge_expired_documents", services.purge_expired_documents)
+    return run_job("licensing.purge_expired_documents", review.purge_expired_documents)
