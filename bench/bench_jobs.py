@@ -96,7 +96,7 @@ def vacuum() -> None:
 
 
 def main() -> int:
-    from licensing import jobs
+    from licensing.grants import jobs
     from licensing.models import Authorization
     from portal import regulation
     from portal.celery import app

@@ -64,17 +64,15 @@ def run() -> int:
 
     from django.utils import timezone
 
-    from licensing.documents import (
-        _render_alvara,
-        _render_authorization,
-        authorization_pdf,
+    from licensing.applications.documents import (
         declaration_item,
         declaration_pdf,
         inspection_pdf,
         receipt_pdf,
     )
+    from licensing.grants.documents import _render_alvara, _render_authorization, authorization_pdf
+    from licensing.grants.services import alvara_issue
     from licensing.models import Application, ApplicationAuxiliary, Inspection
-    from licensing.services import alvara_issue
     from portal import regulation
     from portal.pdf import render_pdf
     from portal.signing import sign_pdf

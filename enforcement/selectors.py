@@ -9,7 +9,7 @@ from django.http import Http404
 
 from enforcement import rules
 from enforcement.models import OPEN_STATUSES, Appeal, Infraction, InfractionStatus
-from licensing import selectors as licensing_selectors
+from licensing.grants import selectors as licensing_selectors
 from licensing.models import AlvaraStatus, AuthorizationStatus
 from portal import regulation
 from portal.roles import STAFF_ROLES, has_role
@@ -118,7 +118,7 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         for a in alvaras:
             if a.person.cpf == driver_cpf and a.status == AlvaraStatus.ACTIVE and a.valid_until >= today:
                 role = role or ("condutor auxiliar" if a.is_auxiliary else "condutor")
-        from licensing.selectors_lifecycle import auxiliary_reregistration_for
+        from licensing.requests.selectors import auxiliary_reregistration_for
 
         reregistration = auxiliary_reregistration_for(auth, driver_cpf, today)
         if role is None and reregistration is not None and pack.act("alvara").get("scope", "none") == "none":

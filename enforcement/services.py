@@ -32,10 +32,10 @@ from enforcement.models import (
     Notice,
     ProofPhoto,
 )
-from licensing import selectors as licensing_selectors
-from licensing import services as licensing_services
+from licensing.grants import selectors as licensing_selectors
+from licensing.grants import services as licensing_services
+from licensing.grants.rules import add_months
 from licensing.models import AlvaraStatus, AuthorizationStatus
-from licensing.rules import add_months
 from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation
@@ -572,7 +572,7 @@ def _holder_and_auxiliaries(auth) -> list:
     an alvará of their own (alvará per driver), a registration added later, or the
     application that was granted (alvará per vehicle, or no alvará at all)."""
     from licensing.models import ApplicationAuxiliary
-    from licensing.models_lifecycle import AuxiliaryDriver, AuxiliaryStatus
+    from licensing.requests.models import AuxiliaryDriver, AuxiliaryStatus
 
     registered = list(AuxiliaryDriver.objects.filter(authorization=auth).select_related("person"))
     removed = {a.person_id for a in registered if a.status != AuxiliaryStatus.ACTIVE} - {

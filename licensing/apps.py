@@ -2,35 +2,30 @@ from django.apps import AppConfig
 
 
 class LicensingConfig(AppConfig):
+    """One Django app, cut into rooms (``licensing/<room>/``); each room's ``wiring`` registers
+    its menu entries, hooks and demo data here, in this order."""
+
     name = "licensing"
     verbose_name = "Licenciamento"
 
     def ready(self) -> None:
-        from licensing import hooks
-        from portal.menu import MenuItem, register
-        from portal.roles import Role
+        from licensing.applications import wiring as applications
+        from licensing.fees import wiring as fees
+        from licensing.grants import wiring as grants
+        from licensing.requests import wiring as requests
+        from licensing.stands import wiring as stands
 
-        register(
-            MenuItem("Meus requerimentos", "licensing-my-applications", (Role.APPLICANT,), 20),
-            MenuItem("Meu perfil", "licensing-profile", (Role.APPLICANT,), 25),
-            MenuItem("Requerimentos", "licensing-queue", (Role.CLERK, Role.ADMIN), 20),
-            MenuItem("Editais", "licensing-calls", (Role.CLERK, Role.ADMIN), 22),
-            MenuItem("Classificação", "licensing-ranking", (Role.CLERK, Role.ADMIN), 24),
-            MenuItem("Vistorias", "licensing-agent-inspections", (Role.AGENT,), 20),
-        )
-        hooks.connect()
-        from licensing import hooks_lifecycle
-        from licensing.jobs import register_hooks
+        applications.connect()
+        requests.connect()
+        stands.connect()
+        fees.connect()
+        grants.connect()
 
-        hooks_lifecycle.register()
-        register_hooks()  # quota check after load_regulation
-        from licensing.jobs import register_renewal_hold
-        from licensing.selectors import renewals_filed_in_time
-
-        register_renewal_hold(renewals_filed_in_time)  # a renewal filed in time keeps the grant valid
         from licensing.demo_transit import home_section, seed_transit_demo
         from licensing.selectors_transit import transit_enabled
         from portal.hooks import register_demo_seed, register_home_section
+        from portal.menu import MenuItem, register
+        from portal.roles import Role
 
         transit_staff = (Role.CLERK, Role.JUDGE, Role.ADMIN)
         register(  # collective transport: only when the active pack has it
@@ -40,7 +35,4 @@ class LicensingConfig(AppConfig):
         )
         register_home_section(home_section)
         register_demo_seed(seed_transit_demo)
-        register(
-            MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), 80),
-            MenuItem("Veículos na idade máxima", "ops-aged-vehicles", (Role.CLERK, Role.ADMIN), 81),
-        )
+        grants.connect_menu()

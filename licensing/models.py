@@ -1,531 +1,85 @@
-"""Grants (authorizations / permissions) and alvarás, and bars on new grants.
+"""The app's models module: Django and the migrations find every model through it.
 
-Application, documents, inspections and the lifecycle requests build on these.
-Issued acts are never edited or deleted: their status changes through services
-(``licensing.services``), each change with an audit entry.
+Each room keeps its own models (``licensing/<room>/models.py``); this hub only re-exports
+them, by name. ``_document_upload_to`` is named by migration 0002.
 """
 
-from __future__ import annotations
-
-from django.conf import settings
-from django.db import models
-from django.utils import timezone
-
-
-class Modality(models.TextChoices):
-    TAXI = "taxi", "Táxi"
-    MOTOTAXI = "mototaxi", "Mototáxi"
-
-
-class AuthorizationStatus(models.TextChoices):
-    ACTIVE = "active", "ativa"
-    SUSPENDED = "suspended", "suspensa"
-    CASSADA = "cassada", "cassada"
-    EXPIRED = "expired", "expirada"
-    RENOUNCED = "renounced", "renunciada"
-    CANCELLED = "cancelled", "cancelada"
-
-
-# Allowed transitions, in one place. services.authorization_set_status performs them.
-AUTHORIZATION_TRANSITIONS: dict[str, set[str]] = {
-    AuthorizationStatus.ACTIVE: {
-        AuthorizationStatus.SUSPENDED, AuthorizationStatus.CASSADA, AuthorizationStatus.EXPIRED,
-        AuthorizationStatus.RENOUNCED, AuthorizationStatus.CANCELLED,
-    },
-    AuthorizationStatus.SUSPENDED: {
-        AuthorizationStatus.ACTIVE, AuthorizationStatus.CASSADA, AuthorizationStatus.EXPIRED,
-        AuthorizationStatus.RENOUNCED, AuthorizationStatus.CANCELLED,
-    },
-    AuthorizationStatus.EXPIRED: {AuthorizationStatus.ACTIVE},  # renewal decided after expiry
-    AuthorizationStatus.CASSADA: set(),  # undone only by authorization_restore (the decision reformed on appeal)
-    AuthorizationStatus.RENOUNCED: set(),
-    AuthorizationStatus.CANCELLED: set(),
-}
-
-CURRENT_STATUSES = (AuthorizationStatus.ACTIVE, AuthorizationStatus.SUSPENDED)
-
-
-class Authorization(models.Model):
-    """The grant act of the pack (Portaria Autorizativa, Autorização, Termo de Permissão)."""
-
-    number = models.CharField("número", max_length=12, unique=True)
-    act_name = models.CharField("ato", max_length=80)
-    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
-    holder = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="authorizations",
-        verbose_name="autorizatário",
-    )
-    vehicle = models.ForeignKey(
-        "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="authorizations",
-        verbose_name="veículo",
-    )
-    status = models.CharField(
-        "situação", max_length=12, choices=AuthorizationStatus.choices, default=AuthorizationStatus.ACTIVE,
-        db_index=True,
-    )
-    issued_at = models.DateTimeField("emitida em", default=timezone.now)
-    valid_from = models.DateField("válida desde")
-    valid_until = models.DateField("válida até", db_index=True)
-    suspended_until = models.DateField("suspensa até", null=True, blank=True)
-    renewals = models.PositiveSmallIntegerField("renovações", default=0)
-    verification_code = models.CharField("código de verificação", max_length=14, unique=True)
-    legal_basis = models.CharField("base legal", max_length=300)
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-        verbose_name="emitida por",
-    )
-    status_reason = models.TextField("motivo da situação", blank=True)
-    status_changed_at = models.DateTimeField("situação alterada em", null=True, blank=True)
-
-    class Meta:
-        verbose_name = "autorização"
-        verbose_name_plural = "autorizações"
-        ordering = ["-issued_at", "-id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["vehicle"],
-                condition=models.Q(status__in=["active", "suspended"]),
-                name="one_current_grant_per_vehicle",
-            ),
-            models.CheckConstraint(condition=models.Q(valid_until__gte=models.F("valid_from")), name="grant_validity_order"),
-        ]
-        indexes = [models.Index(fields=["modality", "status"])]
-
-    def __str__(self) -> str:
-        return f"{self.act_name} nº {self.number}"
-
-    @property
-    def is_current(self) -> bool:
-        return self.status in CURRENT_STATUSES
-
-
-class AlvaraStatus(models.TextChoices):
-    ACTIVE = "active", "ativo"
-    SUSPENDED = "suspended", "suspenso"
-    RETAINED = "retained", "retido"
-    EXPIRED = "expired", "expirado"
-    CANCELLED = "cancelled", "cancelado"
-    SUPERSEDED = "superseded", "substituído"
-
-
-ALVARA_TRANSITIONS: dict[str, set[str]] = {
-    AlvaraStatus.ACTIVE: {AlvaraStatus.SUSPENDED, AlvaraStatus.RETAINED, AlvaraStatus.EXPIRED,
-                          AlvaraStatus.CANCELLED, AlvaraStatus.SUPERSEDED},
-    AlvaraStatus.SUSPENDED: {AlvaraStatus.ACTIVE, AlvaraStatus.EXPIRED, AlvaraStatus.CANCELLED,
-                             AlvaraStatus.SUPERSEDED},
-    AlvaraStatus.RETAINED: {AlvaraStatus.ACTIVE, AlvaraStatus.SUSPENDED, AlvaraStatus.EXPIRED,
-                            AlvaraStatus.CANCELLED, AlvaraStatus.SUPERSEDED},
-    AlvaraStatus.EXPIRED: {AlvaraStatus.ACTIVE, AlvaraStatus.SUPERSEDED},
-    AlvaraStatus.CANCELLED: set(),
-    AlvaraStatus.SUPERSEDED: set(),
-}
-
-
-class Alvara(models.Model):
-    """Alvará de circulação (per vehicle) or de condutor (per driver), as the pack says."""
-
-    number = models.CharField("número", max_length=12, unique=True)
-    doc_name = models.CharField("documento", max_length=80)
-    authorization = models.ForeignKey(
-        Authorization, on_delete=models.PROTECT, related_name="alvaras", verbose_name="autorização"
-    )
-    person = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="alvaras", verbose_name="condutor",
-    )
-    vehicle = models.ForeignKey(
-        "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="alvaras",
-        verbose_name="veículo",
-    )
-    is_auxiliary = models.BooleanField("condutor auxiliar", default=False)
-    status = models.CharField(
-        "situação", max_length=12, choices=AlvaraStatus.choices, default=AlvaraStatus.ACTIVE, db_index=True
-    )
-    issued_at = models.DateTimeField("emitido em", default=timezone.now)
-    valid_until = models.DateField("válido até", db_index=True)
-    verification_code = models.CharField("código de verificação", max_length=14, unique=True)
-    legal_basis = models.CharField("base legal", max_length=300)
-    supersedes = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by",
-        verbose_name="substitui",
-    )
-    status_reason = models.TextField("motivo da situação", blank=True)
-
-    class Meta:
-        verbose_name = "alvará"
-        verbose_name_plural = "alvarás"
-        ordering = ["-issued_at", "-id"]
-
-    def __str__(self) -> str:
-        return f"{self.doc_name} nº {self.number}"
-
-
-class GrantBar(models.Model):
-    """A person barred from new grants until a date (cassação, revocation)."""
-
-    cpf = models.CharField("CPF", max_length=11, db_index=True)
-    person = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="grant_bars"
-    )
-    until = models.DateField("impedido até", null=True, blank=True, help_text="Vazio = sem prazo.")
-    reason = models.TextField("motivo")
-    legal_basis = models.CharField("base legal", max_length=300)
-    source = models.CharField("origem", max_length=100, blank=True)
-    created_at = models.DateTimeField("registrado em", default=timezone.now)
-    lifted_on = models.DateField("levantado em", null=True, blank=True,
-                                 help_text="Quando a decisão que o causou é reformada em recurso.")
-    lifted_reason = models.TextField("motivo do levantamento", blank=True)
-
-    class Meta:
-        verbose_name = "impedimento"
-        verbose_name_plural = "impedimentos"
-
-    def __str__(self) -> str:
-        return f"Impedimento até {self.until or 'indeterminado'}"
-
-
-# --- calls, applications, documents, requirements, inspections ---------------------------------
-
-
-class Call(models.Model):
-    """An edital: a period in which new grants of a modality may be requested."""
-
-    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
-    start = models.DateField("início")
-    end = models.DateField("fim")
-    slots = models.PositiveIntegerField("vagas", null=True, blank=True, help_text="Vazio = vagas livres da cota.")
-    min_bid = models.DecimalField("oferta mínima (R$)", max_digits=12, decimal_places=2, null=True, blank=True)
-    title = models.CharField("título", max_length=200, blank=True)
-    notes = models.TextField("observações", blank=True)
-    is_regular_window = models.BooleanField("janela anual da lei", default=False)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-        verbose_name="aberto por",
-    )
-    created_at = models.DateTimeField("aberto em", default=timezone.now)
-
-    class Meta:
-        verbose_name = "edital"
-        verbose_name_plural = "editais"
-        ordering = ["-start", "-id"]
-        constraints = [
-            models.UniqueConstraint(fields=["modality", "start", "end"], name="one_call_per_period"),
-            models.CheckConstraint(condition=models.Q(end__gte=models.F("start")), name="call_period_order"),
-        ]
-
-    def __str__(self) -> str:
-        return self.title or f"Edital {self.get_modality_display()} {self.start:%d/%m/%Y}–{self.end:%d/%m/%Y}"
-
-    def is_open(self, on) -> bool:
-        return self.start <= on <= self.end
-
-
-class GrantLock(models.Model):
-    """One row per modality, locked (SELECT … FOR UPDATE) while a grant is decided against the quota."""
-
-    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices, unique=True)
-
-    class Meta:
-        verbose_name = "trava de cota"
-        verbose_name_plural = "travas de cota"
-
-    def __str__(self) -> str:
-        return self.modality
-
-
-class ApplicationKind(models.TextChoices):
-    NEW = "new", "outorga nova"
-    RENEWAL = "renewal", "renovação"
-
-
-class ApplicationStatus(models.TextChoices):
-    DRAFT = "draft", "rascunho"
-    SUBMITTED = "submitted", "protocolado"
-    IN_REVIEW = "in_review", "em análise"
-    REQUIREMENT = "requirement", "exigência"
-    INSPECTION_SCHEDULED = "inspection_scheduled", "vistoria agendada"
-    APPROVED = "approved", "deferido"
-    REFUSED = "refused", "indeferido"
-    WITHDRAWN = "withdrawn", "desistência"
-
-
-# Allowed transitions, in one place. Each is carried out by one service in licensing.services.
-APPLICATION_TRANSITIONS: dict[str, set[str]] = {
-    ApplicationStatus.DRAFT: {ApplicationStatus.SUBMITTED, ApplicationStatus.WITHDRAWN},
-    ApplicationStatus.SUBMITTED: {
-        ApplicationStatus.IN_REVIEW, ApplicationStatus.REQUIREMENT, ApplicationStatus.INSPECTION_SCHEDULED,
-        ApplicationStatus.APPROVED, ApplicationStatus.REFUSED, ApplicationStatus.WITHDRAWN,
-    },
-    ApplicationStatus.IN_REVIEW: {
-        ApplicationStatus.REQUIREMENT, ApplicationStatus.INSPECTION_SCHEDULED, ApplicationStatus.APPROVED,
-        ApplicationStatus.REFUSED, ApplicationStatus.WITHDRAWN,
-    },
-    ApplicationStatus.REQUIREMENT: {
-        ApplicationStatus.IN_REVIEW, ApplicationStatus.INSPECTION_SCHEDULED, ApplicationStatus.REFUSED,
-        ApplicationStatus.WITHDRAWN,
-    },
-    ApplicationStatus.INSPECTION_SCHEDULED: {
-        ApplicationStatus.IN_REVIEW, ApplicationStatus.INSPECTION_SCHEDULED, ApplicationStatus.REQUIREMENT,
-        ApplicationStatus.APPROVED, ApplicationStatus.REFUSED, ApplicationStatus.WITHDRAWN,
-    },
-    ApplicationStatus.APPROVED: set(),
-    ApplicationStatus.REFUSED: set(),
-    ApplicationStatus.WITHDRAWN: set(),  # desistência: the next in the ranking takes the place
-}
-
-OPEN_APPLICATION_STATUSES = (
-    ApplicationStatus.DRAFT, ApplicationStatus.SUBMITTED, ApplicationStatus.IN_REVIEW,
-    ApplicationStatus.REQUIREMENT, ApplicationStatus.INSPECTION_SCHEDULED,
+from licensing.applications.models import (  # noqa: F401
+    APPLICATION_TRANSITIONS,
+    OPEN_APPLICATION_STATUSES,
+    UPLOAD_STATUSES,
+    ApplicantProfile,
+    Application,
+    ApplicationAuxiliary,
+    ApplicationDocument,
+    ApplicationKind,
+    ApplicationStatus,
+    Call,
+    DocumentStatus,
+    Inspection,
+    Requirement,
+    Schooling,
+    _document_upload_to,
 )
-# Statuses in which the applicant may still send files (a draft, or an answer to a review).
-UPLOAD_STATUSES = OPEN_APPLICATION_STATUSES
-
-
-class Schooling(models.IntegerChoices):
-    NONE = 0, "sem escolaridade"
-    FUNDAMENTAL_INCOMPLETE = 1, "fundamental incompleto"
-    FUNDAMENTAL = 2, "fundamental completo"
-    MEDIO_INCOMPLETE = 3, "médio incompleto"
-    MEDIO = 4, "médio completo"
-    SUPERIOR_INCOMPLETE = 5, "superior incompleto"
-    SUPERIOR = 6, "superior completo"
-    POS = 7, "pós-graduação"
-
-
-class Application(models.Model):
-    """A requerimento for a new grant or a renewal, from draft to decision."""
-
-    applicant = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="applications", verbose_name="requerente"
-    )
-    kind = models.CharField("tipo", max_length=10, choices=ApplicationKind.choices, default=ApplicationKind.NEW)
-    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
-    status = models.CharField(
-        "situação", max_length=24, choices=ApplicationStatus.choices, default=ApplicationStatus.DRAFT, db_index=True
-    )
-    protocol = models.CharField("protocolo", max_length=12, unique=True, null=True, blank=True)
-    call = models.ForeignKey(
-        Call, null=True, blank=True, on_delete=models.PROTECT, related_name="applications", verbose_name="edital"
-    )
-    vehicle = models.ForeignKey(
-        "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="applications",
-        verbose_name="veículo",
-    )
-    previous_authorization = models.ForeignKey(
-        Authorization, null=True, blank=True, on_delete=models.PROTECT, related_name="renewal_applications",
-        verbose_name="autorização a renovar",
-    )
-    cnh_number = models.CharField("número da CNH", max_length=11, blank=True)
-    cnh_category = models.CharField("categoria da CNH", max_length=5, blank=True)
-    cnh_first_issued = models.DateField("primeira habilitação", null=True, blank=True)
-    cnh_ear = models.BooleanField("CNH com EAR", default=False)
-    cnh_points = models.PositiveSmallIntegerField("pontos na CNH", null=True, blank=True)
-    schooling = models.PositiveSmallIntegerField("escolaridade", choices=Schooling.choices, null=True, blank=True)
-    dependents = models.PositiveSmallIntegerField("dependentes", null=True, blank=True)
-    bid_amount = models.DecimalField("oferta (R$)", max_digits=12, decimal_places=2, null=True, blank=True)
-    wizard_step = models.CharField("etapa do formulário", max_length=20, blank=True, default="modality")
-    authorization = models.ForeignKey(
-        Authorization, null=True, blank=True, on_delete=models.PROTECT, related_name="applications",
-        verbose_name="autorização emitida",
-    )
-    created_at = models.DateTimeField("criado em", default=timezone.now)
-    updated_at = models.DateTimeField("atualizado em", auto_now=True)
-    submitted_at = models.DateTimeField("protocolado em", null=True, blank=True, db_index=True)
-    decided_at = models.DateTimeField("decidido em", null=True, blank=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-        verbose_name="decidido por",
-    )
-    decision_reason = models.TextField("motivo da decisão", blank=True)
-
-    class Meta:
-        verbose_name = "requerimento"
-        verbose_name_plural = "requerimentos"
-        ordering = ["-submitted_at", "-created_at", "-id"]
-        indexes = [models.Index(fields=["modality", "status"])]
-
-    def __str__(self) -> str:
-        return f"Requerimento {self.protocol or f'#{self.pk} (rascunho)'}"
-
-    @property
-    def is_open(self) -> bool:
-        return self.status in OPEN_APPLICATION_STATUSES
-
-
-class ApplicationAuxiliary(models.Model):
-    """An auxiliary driver named in the application."""
-
-    application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="auxiliaries")
-    position = models.PositiveSmallIntegerField("ordem")
-    cpf = models.CharField("CPF", max_length=11)
-    name = models.CharField("nome", max_length=200)
-    birth_date = models.DateField("data de nascimento", null=True, blank=True)
-    cnh_number = models.CharField("número da CNH", max_length=11, blank=True)
-    cnh_category = models.CharField("categoria da CNH", max_length=5, blank=True)
-    cnh_first_issued = models.DateField("primeira habilitação", null=True, blank=True)
-    cnh_ear = models.BooleanField("CNH com EAR", default=False)
-    person = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-        verbose_name="pessoa",
-    )
-
-    class Meta:
-        verbose_name = "condutor auxiliar"
-        verbose_name_plural = "condutores auxiliares"
-        ordering = ["application", "position"]
-        constraints = [models.UniqueConstraint(fields=["application", "position"], name="aux_position_unique")]
-
-    def __str__(self) -> str:
-        return f"Condutor auxiliar {self.position}: {self.name}"
-
-    @property
-    def code_suffix(self) -> str:
-        return f"aux{self.position}"
-
-
-class DocumentStatus(models.TextChoices):
-    PENDING = "pending", "em análise"
-    ACCEPTED = "accepted", "aceito"
-    REJECTED = "rejected", "recusado"
-
-
-def _document_upload_to(instance, filename):
-    from portal.uploads import private_upload_path
-
-    return private_upload_path("applications")(instance, filename)
-
-
-class ApplicationDocument(models.Model):
-    """A file sent for one checklist item. A new upload supersedes, never deletes, the old one."""
-
-    application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="documents")
-    type = models.CharField("item", max_length=80, help_text="Código do item; para auxiliar, código:auxN.")
-    code = models.CharField("código do item no pacote", max_length=60)
-    auxiliary = models.ForeignKey(
-        ApplicationAuxiliary, null=True, blank=True, on_delete=models.PROTECT, related_name="documents",
-        verbose_name="condutor auxiliar",
-    )
-    file = models.FileField("arquivo", upload_to=_document_upload_to, max_length=200)
-    original_name = models.CharField("nome original", max_length=200, blank=True)
-    mime = models.CharField("tipo", max_length=40)
-    size = models.PositiveIntegerField("tamanho (bytes)")
-    status = models.CharField("situação", max_length=10, choices=DocumentStatus.choices, default=DocumentStatus.PENDING)
-    reason = models.TextField("motivo", blank=True)
-    uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    uploaded_at = models.DateTimeField("enviado em", default=timezone.now)
-    reviewed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-        verbose_name="analisado por",
-    )
-    reviewed_at = models.DateTimeField("analisado em", null=True, blank=True)
-    superseded_by = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="supersedes",
-        verbose_name="substituído por",
-    )
-    purged_at = models.DateTimeField(
-        "arquivo apagado em", null=True, blank=True,
-        help_text="Arquivo apagado pela política de retenção (LGPD); o registro permanece.",
-    )
-
-    class Meta:
-        verbose_name = "documento do requerimento"
-        verbose_name_plural = "documentos do requerimento"
-        ordering = ["application", "type", "-uploaded_at", "-id"]
-        indexes = [models.Index(fields=["application", "type"])]
-
-    def __str__(self) -> str:
-        return f"{self.type} ({self.get_status_display()})"
-
-    @property
-    def is_current(self) -> bool:
-        return self.superseded_by_id is None
-
-
-class Requirement(models.Model):
-    """An exigência: something the clerk asks the applicant to send or fix."""
-
-    application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="requirements")
-    text = models.TextField("exigência")
-    document_type = models.CharField("item de documento", max_length=80, blank=True)
-    due_date = models.DateField("prazo", null=True, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField("registrada em", default=timezone.now)
-    answered_at = models.DateTimeField("atendida em", null=True, blank=True)
-    answer_document = models.ForeignKey(
-        ApplicationDocument, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-        verbose_name="documento enviado em resposta",
-    )
-
-    class Meta:
-        verbose_name = "exigência"
-        verbose_name_plural = "exigências"
-        ordering = ["application", "created_at", "id"]
-
-    def __str__(self) -> str:
-        return f"Exigência: {self.text[:60]}"
-
-    @property
-    def is_open(self) -> bool:
-        return self.answered_at is None
-
-
-class Inspection(models.Model):
-    """A vistoria of the application's vehicle on the pack's checklist."""
-
-    application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="inspections")
-    scheduled_for = models.DateTimeField("agendada para")
-    agent = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="inspections", verbose_name="agente"
-    )
-    scheduled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField("agendada em", default=timezone.now)
-    checklist = models.JSONField("itens verificados", default=dict, blank=True)
-    approved = models.BooleanField("aprovada", null=True, blank=True)
-    notes = models.TextField("observações", blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-        verbose_name="registrada por",
-    )
-    recorded_at = models.DateTimeField("resultado registrado em", null=True, blank=True)
-
-    class Meta:
-        verbose_name = "vistoria"
-        verbose_name_plural = "vistorias"
-        ordering = ["-scheduled_for", "-id"]
-
-    def __str__(self) -> str:
-        return f"Vistoria de {timezone.localtime(self.scheduled_for):%d/%m/%Y %H:%M}"
-
-    @property
-    def has_result(self) -> bool:
-        return self.recorded_at is not None
-
-
-class ApplicantProfile(models.Model):
-    """Personal data the applicant keeps between applications (address, CNH, ranking data)."""
-
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="applicant_profile")
-    address = models.CharField("endereço", max_length=300, blank=True)
-    district = models.CharField("bairro", max_length=120, blank=True)
-    residence_since = models.DateField("reside no município desde", null=True, blank=True)
-    cnh_number = models.CharField("número da CNH", max_length=11, blank=True)
-    cnh_category = models.CharField("categoria da CNH", max_length=5, blank=True)
-    cnh_first_issued = models.DateField("primeira habilitação", null=True, blank=True)
-    cnh_ear = models.BooleanField("CNH com EAR (exerce atividade remunerada)", default=False)
-    cnh_points = models.PositiveSmallIntegerField("pontos na CNH (últimos 12 meses)", null=True, blank=True)
-    schooling = models.PositiveSmallIntegerField("escolaridade", choices=Schooling.choices, null=True, blank=True)
-    dependents = models.PositiveSmallIntegerField("dependentes", null=True, blank=True)
-    inss_number = models.CharField("inscrição no INSS (NIT/PIS)", max_length=20, blank=True)
-    updated_at = models.DateTimeField("atualizado em", auto_now=True)
-
-    class Meta:
-        verbose_name = "perfil do requerente"
-        verbose_name_plural = "perfis de requerentes"
-
-    def __str__(self) -> str:
-        return f"Perfil de {self.user}"
-
-
-from licensing.models_lifecycle import *  # noqa: E402,F401,F403
-from licensing.models_transit import *  # noqa: E402,F401,F403
+from licensing.fees.models import (  # noqa: F401
+    FEE_TRANSITIONS,
+    Fee,
+    FeeKind,
+    FeeStatus,
+)
+from licensing.grants.models import (  # noqa: F401
+    ALVARA_TRANSITIONS,
+    AUTHORIZATION_TRANSITIONS,
+    CURRENT_STATUSES,
+    Alvara,
+    AlvaraStatus,
+    Authorization,
+    AuthorizationStatus,
+    GrantBar,
+    GrantLock,
+    Modality,
+)
+from licensing.models_transit import (  # noqa: F401
+    CONCESSION_TRANSITIONS,
+    DEFAULT_TRANSITIONS,
+    INTERVENTION_TRANSITIONS,
+    BidderStatus,
+    Bus,
+    BusFare,
+    BusLine,
+    BusStatus,
+    ClassifiedBidder,
+    Complaint,
+    ComplaintStatus,
+    Concession,
+    Concessionaire,
+    ConcessionStatus,
+    DefaultProceeding,
+    DefaultStatus,
+    FareZone,
+    Intervention,
+    InterventionStatus,
+    Itinerary,
+    ItinerarySegment,
+    ItineraryStatus,
+)
+from licensing.requests.models import (  # noqa: F401
+    REQUEST_TRANSITIONS,
+    AuxiliaryDriver,
+    AuxiliaryStatus,
+    LeaveOfAbsence,
+    LeaveReason,
+    LeaveStatus,
+    LifecycleRequest,
+    Preposto,
+    RequestKind,
+    RequestStatus,
+    YearlyNotice,
+    YearlyNoticeStage,
+    YearlyObligation,
+)
+from licensing.stands.models import (  # noqa: F401
+    AssignmentStatus,
+    StandAssignment,
+    TaxiStand,
+)

@@ -1,52 +1,27 @@
-"""Celery tasks of the grant jobs. Each re-reads the state and is safe to run twice."""
+"""Celery finds each app's ``tasks`` module only: this hub imports every room's tasks by name.
+Task names are pinned with ``name=`` in the rooms (queued messages and beat entries carry them)."""
 
 from __future__ import annotations
 
-from celery import shared_task
+from licensing.applications.tasks import purge_expired_documents
+from licensing.grants.tasks import (
+    check_quotas,
+    check_vehicle_ages,
+    expire_grants,
+    freeze_grant_document,
+    send_renewal_reminders,
+)
+from licensing.requests.tasks import leaves_flag_overdue_task, yearly_obligations_check_task
+from licensing.tasks_transit import transit_deadlines
 
-from licensing import jobs
-from licensing.tasks_lifecycle import *  # noqa: F401,F403  (Celery discovers tasks.py only)
-from licensing.tasks_transit import *  # noqa: F401,F403
-from portal.jobs import run_job
-
-
-@shared_task(acks_late=True, name="licensing.tasks.expire_grants")
-def expire_grants() -> int:
-    return run_job("licensing.expire_grants", lambda: jobs.expire_grants().changed)
-
-
-@shared_task(acks_late=True, name="licensing.tasks.send_renewal_reminders")
-def send_renewal_reminders() -> int:
-    return run_job("licensing.renewal_reminders", jobs.send_renewal_reminders)
-
-
-@shared_task(acks_late=True, name="licensing.tasks.check_vehicle_ages")
-def check_vehicle_ages() -> int:
-    return run_job("licensing.vehicle_age", jobs.check_vehicle_ages)
-
-
-@shared_task(acks_late=True, name="licensing.tasks.check_quotas")
-def check_quotas() -> int:
-    name = "licensing.quota_check"
-    return run_job(name, lambda: jobs.check_quotas(job_name=name))
-
-
-@shared_task(acks_late=True, name="licensing.tasks.purge_expired_documents")
-def purge_expired_documents() -> int:
-    return run_job("licensing.purge_expired_documents", jobs.purge_expired_documents)
-
-
-@shared_task(acks_late=True, name="licensing.tasks.freeze_grant_document")
-def freeze_grant_document(kind: str, pk: int) -> bool:
-    """Render, sign and store an issued act or alvará right after it was issued (idempotent:
-    a document already stored is left as it is)."""
-    from licensing.documents import alvara_pdf, authorization_pdf
-    from licensing.models import Alvara, Authorization
-
-    model, render = {"authorization": (Authorization, authorization_pdf), "alvara": (Alvara, alvara_pdf)}[kind]
-    obj = model.objects.filter(pk=pk).first()
-    if obj is None:
-        return False
-    render(obj)
-    return True
-
+__all__ = [
+    "check_quotas",
+    "check_vehicle_ages",
+    "expire_grants",
+    "freeze_grant_document",
+    "leaves_flag_overdue_task",
+    "purge_expired_documents",
+    "send_renewal_reminders",
+    "transit_deadlines",
+    "yearly_obligations_check_task",
+]

@@ -105,7 +105,7 @@ class AgedVehicleListView(RoleRequiredMixin, TemplateView):
     paginate_by = 30
 
     def get_context_data(self, **kwargs):
-        from licensing.jobs import aged_vehicles_queryset, describe_aged
+        from licensing.grants.selectors import aged_vehicles_queryset, describe_aged
 
         ctx = super().get_context_data(**kwargs)
         page = Paginator(aged_vehicles_queryset(), self.paginate_by).get_page(self.request.GET.get("page"))

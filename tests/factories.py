@@ -57,7 +57,7 @@ class VehicleFactory(factory.django.DjangoModelFactory):
 
 def issue_authorization(holder=None, vehicle=None, modality="taxi", actor=None, **kwargs):
     """A granted authorization (and its alvarás) through the real service."""
-    from licensing.services import authorization_issue
+    from licensing.grants.services import authorization_issue
 
     holder = holder or UserFactory()
     vehicle = vehicle or VehicleFactory(owner=holder)

@@ -322,7 +322,7 @@ def _check_status(response, where):
 
 
 def _draft(api, applicant):
-    from tests.licensing.helpers import open_call, payload
+    from tests.licensing.applications.helpers import open_call, payload
 
     open_call("taxi")
     r = api(applicant).post("/api/v1/applications/", payload("taxi"), format="json")
@@ -345,7 +345,7 @@ def test_document_upload_bad_files(world_and_personas, api, settings):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from licensing.models import ApplicationDocument
-    from tests.licensing.helpers import PDF_BYTES
+    from tests.licensing.applications.helpers import PDF_BYTES
 
     settings.UPLOAD_MAX_BYTES = 64 * 1024
     applicant = _fresh_applicant()
@@ -386,7 +386,7 @@ def test_document_upload_bad_files(world_and_personas, api, settings):
 
 def test_double_submit_application_flow(world_and_personas, api):
     from licensing.models import Application, Authorization
-    from tests.licensing.helpers import (
+    from tests.licensing.applications.helpers import (
         create_and_submit,
         open_call,
         payload,

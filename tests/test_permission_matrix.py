@@ -9,7 +9,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.matrix import LOGIN, PERSONAS
 
-APPS = ["portal", "fleet", "licensing", "enforcement", "tariffs", "ops", "lifecycle", "transit"]
+# Each module's ``build`` runs in this order (stands and fees use the requests' grant).
+APPS = ["portal", "fleet", "licensing.applications", "licensing.grants", "enforcement", "tariffs", "ops",
+        "licensing.requests", "licensing.stands", "licensing.fees", "transit"]
 EXEMPT_NAMESPACES = {"admin"}  # the admin site checks the admin role itself (tests/portal)
 
 

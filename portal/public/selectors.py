@@ -8,9 +8,9 @@ from datetime import date
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import TruncMonth
 
+from licensing.grants.rules import quota_slots
+from licensing.grants.selectors import count_current_grants
 from licensing.models import CURRENT_STATUSES, Alvara, Authorization
-from licensing.rules import quota_slots
-from licensing.selectors import count_current_grants
 from portal.numbering import normalize_verification_code
 from portal.regulation import Pack
 from portal.validators import normalize_plate

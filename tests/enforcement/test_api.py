@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from enforcement import services
 from enforcement.models import Infraction
+from licensing.grants.selectors import active_bar
 from licensing.models import AlvaraStatus, GrantBar
-from licensing.selectors import active_bar
 from portal import regulation
 from portal.models import AuditEntry
 from tests.conftest import CPF_CAROL, make_user
@@ -105,7 +105,7 @@ def test_full_chain_alegre(api, alegre, applicant, grant, issue, chain):
 def test_full_chain_itagiba_defense_returns_alvara_and_cassation_bars_holder(api, itagiba, applicant, grant, issue, chain):
     today = itagiba.today()
     aux = make_user(CPF_CAROL, "requerente", cpf=CPF_CAROL, name="Carol Auxiliar")
-    from licensing.services import alvara_issue
+    from licensing.grants.services import alvara_issue
 
     alvara_issue(actor=None, authorization=grant, person=aux, is_auxiliary=True)
     body = issue(grant.vehicle.plate, "19-VII", today - timedelta(days=3), alvara_retained=True, driver_cpf=CPF_CAROL)
@@ -389,7 +389,7 @@ def test_vehicle_status_checks_the_driver(api, arapora, agent, applicant, grant)
 
 def test_holder_answers_for_the_auxiliary_driver_and_it_counts_for_recidivism(api, arapora, applicant, grant, issue, chain):
     aux = make_user(CPF_CAROL, "requerente", cpf=CPF_CAROL, name="Carol Auxiliar")
-    from licensing.services import alvara_issue
+    from licensing.grants.services import alvara_issue
 
     alvara_issue(actor=None, authorization=grant, person=aux, is_auxiliary=True)
     day = arapora.today() - timedelta(days=40)

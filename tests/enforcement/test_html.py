@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from enforcement import services
 from enforcement.models import Infraction
-from licensing.selectors import active_bar
+from licensing.grants.selectors import active_bar
 from portal import regulation
 from portal.models import AuditEntry
 

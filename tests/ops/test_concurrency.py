@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 from django.db import connection, connections
 
-from licensing import jobs
+from licensing.grants import jobs
 from licensing.models import Authorization
 from portal.models import AuditEntry, Notification
 from tests.factories import issue_authorization

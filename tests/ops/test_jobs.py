@@ -11,10 +11,12 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from licensing import jobs, tasks
+from fleet.rules import vehicle_age_years
+from licensing import tasks
+from licensing.grants import jobs, rules, selectors
+from licensing.grants.rules import add_years
+from licensing.grants.services import authorization_set_status
 from licensing.models import Alvara, AlvaraStatus, Authorization, AuthorizationStatus
-from licensing.rules import add_years
-from licensing.services import authorization_set_status
 from portal.models import AuditEntry, JobRun, Notification
 from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
@@ -44,22 +46,22 @@ def footprint():
 
 # --- pure rules ------------------------------------------------------------------------------
 def test_is_expired_only_after_the_last_valid_day():
-    assert not jobs.is_expired(date(2026, 5, 9), date(2026, 5, 9))
-    assert jobs.is_expired(date(2026, 5, 9), date(2026, 5, 10))
+    assert not rules.is_expired(date(2026, 5, 9), date(2026, 5, 9))
+    assert rules.is_expired(date(2026, 5, 9), date(2026, 5, 10))
 
 
 @pytest.mark.parametrize("left,expected", [(61, None), (60, 60), (45, 60), (30, 30), (8, 30), (7, 7), (0, 7), (-1, None)])
 def test_reminder_threshold(left, expected):
-    assert jobs.reminder_threshold(left, [60, 30, 7]) == expected
+    assert rules.reminder_threshold(left, [60, 30, 7]) == expected
 
 
 def test_vehicle_age_by_basis():
     on = date(2026, 5, 10)
-    assert jobs.vehicle_age_years("manufacture_year", 2019, None, on) == 7
-    assert jobs.vehicle_age_years("first_registration", 2017, date(2018, 5, 10), on) == 8
-    assert jobs.vehicle_age_years("first_registration", 2017, date(2018, 5, 11), on) == 7
-    assert jobs.vehicle_age_years("first_registration", 2017, None, on) == 9  # no CRLV date: year
-    assert jobs.reached_max_age(8, 8) and not jobs.reached_max_age(7, 8)
+    assert vehicle_age_years("manufacture_year", 2019, None, on) == 7
+    assert vehicle_age_years("first_registration", 2017, date(2018, 5, 10), on) == 8
+    assert vehicle_age_years("first_registration", 2017, date(2018, 5, 11), on) == 7
+    assert vehicle_age_years("first_registration", 2017, None, on) == 9  # no CRLV date: year
+    assert rules.reached_max_age(8, 8) and not rules.reached_max_age(7, 8)
 
 
 # --- expiry ----------------------------------------------------------------------------------
@@ -295,7 +297,7 @@ def test_quota_exceeded_flags_once_per_state(load_pack, clerk, monkeypatch):
 @pytest.mark.django_db
 def test_quota_fixed_slots_and_no_clerks(load_pack):
     load_pack("itagiba")  # mototáxi: 15 slots fixed by act
-    states = {s.modality: s for s in jobs.quota_states()}
+    states = {s.modality: s for s in selectors.quota_states()}
     assert states["mototaxi"].slots == 15 and "art. 4, §3" in states["mototaxi"].legal_basis
     assert states["taxi"].slots == load_pack("itagiba").population // 1000
 

@@ -231,7 +231,7 @@ def test_an_auxiliary_registered_by_a_holder_claims_the_account_through_the_coun
     import re
     from datetime import date
 
-    from licensing.services import grant_bar_create
+    from licensing.grants.services import grant_bar_create
 
     User = get_user_model()
     person = User(username=CPF_CAROL, cpf=CPF_CAROL, name="Carol Auxiliar")
@@ -259,7 +259,7 @@ def test_an_auxiliary_registered_by_a_holder_claims_the_account_through_the_coun
     assert AuditEntry.objects.filter(action="account_claimed", object_id=str(person.pk)).exists()
     token = api().post("/api/v1/auth/token/", {"username": CPF_CAROL, "password": SIGNUP["password"]}, format="json")
     assert token.status_code == 200
-    from tests.licensing.helpers import open_call, payload
+    from tests.licensing.applications.helpers import open_call, payload
 
     open_call("taxi")
     person = User.objects.get(pk=person.pk)

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 import pytest
 from django.core.management import call_command
 
-from licensing.services import authorization_set_status
+from licensing.grants.services import authorization_set_status
 from portal import regulation
 from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
@@ -282,7 +282,11 @@ def test_statistics_show_autos_by_article_and_days_to_grant(itagiba, client, api
 
     from enforcement.models import Infraction
     from licensing.models import Application
-    from tests.licensing.helpers import create_and_submit, open_call, review_all_and_inspect
+    from tests.licensing.applications.helpers import (
+        create_and_submit,
+        open_call,
+        review_all_and_inspect,
+    )
 
     open_call("taxi")
     app = create_and_submit(api, applicant)

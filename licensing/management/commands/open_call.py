@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from licensing.services import call_open
+from licensing.applications.calls import call_open
 
 
 def _date(value: str) -> date:

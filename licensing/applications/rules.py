@@ -1,0 +1,256 @@
+"""Pure functions applying the entry rules of the pack to applications (no database). Each
+returns the RuleViolations it finds, each citing the article carried by the pack parameter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from datetime import date as _date
+
+from fleet.rules import full_years_between
+from licensing.grants.rules import add_years, quota_slots
+from portal.exceptions import RuleViolation
+
+# --- entry rules ---------------------------------------------------------------------------------
+# Each function receives plain values and the pack's Param (value + legal basis) and returns a
+# list of RuleViolation (empty = the rule is met). A missing Param means the law has no such rule.
+
+
+CNH_CATEGORIES = ("A", "B", "C", "D", "E")
+
+
+def _fmt(person: str) -> str:
+    return f" ({person})" if person else ""
+
+
+def driver_age(birth_date: _date | None, today: _date, min_age, *, field: str = "birth_date",
+               person: str = "") -> list[RuleViolation]:
+    """driver.min_age: the driver must have completed the minimum age."""
+    if min_age is None:
+        return []
+    if birth_date is None:
+        return [RuleViolation("driver.min_age", f"Informe a data de nascimento{_fmt(person)}: a idade mínima é "
+                              f"{min_age.value} anos.", min_age.legal_basis, field=field)]
+    age = full_years_between(birth_date, today)
+    if age < int(min_age.value):
+        return [RuleViolation("driver.min_age", f"O condutor{_fmt(person)} tem {age} anos; a idade mínima é "
+                              f"{min_age.value} anos.", min_age.legal_basis, field=field)]
+    return []
+
+
+def cnh_category(category: str, categories, *, field: str = "driver.cnh_category", person: str = "") -> list[RuleViolation]:
+    """driver.cnh_categories: one of the letters of the CNH must be an accepted category."""
+    if categories is None:
+        return []
+    text = "".join(ch for ch in (category or "").upper() if ch.isalpha())
+    # "ACC" (autorização para conduzir ciclomotor) is not a category: its letters are not A or C
+    letters = set() if text == "ACC" else {ch for ch in text if ch in CNH_CATEGORIES}
+    accepted = [str(c).upper() for c in categories.value]
+    if not letters or not letters & set(accepted):
+        return [RuleViolation("driver.cnh_categories", f"A categoria da CNH{_fmt(person)} ({category or 'não informada'}) "
+                              f"não é aceita: exigida {', '.join(accepted)}.", categories.legal_basis, field=field)]
+    return []
+
+
+def cnh_years(first_issued: _date | None, today: _date, min_years, *, field: str = "driver.cnh_first_issued",
+              person: str = "") -> list[RuleViolation]:
+    """driver.cnh_min_years: full years since the first CNH (1 year 364 days is 1 year)."""
+    if min_years is None:
+        return []
+    if first_issued is None:
+        return [RuleViolation("driver.cnh_min_years", f"Informe a data da primeira habilitação{_fmt(person)}: o "
+                              f"condutor precisa ter CNH há pelo menos {min_years.value} anos.", min_years.legal_basis,
+                              field=field)]
+    held = full_years_between(first_issued, today)
+    if first_issued > today or held < int(min_years.value):
+        return [RuleViolation("driver.cnh_min_years", f"A CNH{_fmt(person)} foi emitida em {first_issued:%d/%m/%Y}; "
+                              f"é preciso tê-la há pelo menos {min_years.value} anos completos.", min_years.legal_basis,
+                              field=field)]
+    return []
+
+
+def cnh_ear(has_ear: bool, ear_required, *, field: str = "driver.cnh_ear", person: str = "") -> list[RuleViolation]:
+    """driver.ear_required: the CNH must carry 'exerce atividade remunerada'."""
+    if ear_required is None or not ear_required.value or has_ear:
+        return []
+    return [RuleViolation("driver.ear_required", f"A CNH{_fmt(person)} precisa ter a observação EAR (exerce "
+                          "atividade remunerada).", ear_required.legal_basis, field=field)]
+
+
+def auxiliary_count(count: int, max_aux) -> list[RuleViolation]:
+    if max_aux is None or count <= int(max_aux.value):
+        return []
+    return [RuleViolation("auxiliary.max", f"São permitidos no máximo {max_aux.value} condutor(es) auxiliar(es); "
+                          f"foram informados {count}.", max_aux.legal_basis, field="auxiliary_drivers")]
+
+
+def one_grant_per_person(current_grants: int, open_applications: int, max_per_holder) -> list[RuleViolation]:
+    """grant.max_per_holder: current grants plus open applications may not exceed the maximum."""
+    if max_per_holder is None:
+        return []
+    if current_grants + open_applications >= int(max_per_holder.value):
+        what = "uma outorga vigente" if current_grants else "um requerimento em andamento"
+        limit = int(max_per_holder.value)
+        noun = "outorga" if limit == 1 else "outorgas"
+        return [RuleViolation("grant.max_per_holder", f"Cada pessoa pode ter no máximo {limit} {noun}; "
+                              f"você já tem {what}.", max_per_holder.legal_basis)]
+    return []
+
+
+def exclusive_permission(holds_grant: bool, exclusive, *, person: str, field: str) -> list[RuleViolation]:
+    """grant.exclusive_public_permission: a driver may not hold another public permission or
+    authorization. Where the law gives the condutor auxiliar the holder's requirements, a current
+    holder cannot be named as someone else's auxiliary (the article is the parameter's)."""
+    if exclusive is None or not exclusive.value or not holds_grant:
+        return []
+    return [RuleViolation("grant.exclusive_public_permission", f"O {person} é titular de uma outorga vigente e não "
+                          "pode ser condutor auxiliar de outra.", exclusive.legal_basis, field=field)]
+
+
+def cassation_bar(bar_until: _date | None, barred: bool, legal_basis: str, *, person: str = "",
+                  field: str = "non_field_errors") -> list[RuleViolation]:
+    """A person under a cassação bar may not apply until it ends."""
+    if not barred:
+        return []
+    until = f"até {bar_until:%d/%m/%Y}" if bar_until else "por prazo indeterminado"
+    return [RuleViolation("cassation.bar", f"{person or 'O requerente'} está impedido(a) de receber nova outorga "
+                          f"{until}.", legal_basis, field=field)]
+
+
+def open_call(has_open_call: bool, modality_label: str, legal_basis: str) -> list[RuleViolation]:
+    if has_open_call:
+        return []
+    return [RuleViolation("calls.open", f"Não há edital aberto para {modality_label} nesta data; aguarde a abertura "
+                          "de um edital.", legal_basis, field="modality")]
+
+
+def renewal_valid_until(previous_until: _date, today: _date, years: int, extends) -> _date | None:
+    """Where the law extends the term "por igual período" (``renewal.extends_term``), the renewed
+    grant runs from the end of the previous term for the same number of years (a lapsed term is
+    renewed from today); otherwise None: a new term counted from the grant."""
+    if extends is None or not extends.value:
+        return None
+    start = max(previous_until + timedelta(days=1), today)
+    return add_years(start, years) - timedelta(days=1)
+
+
+def renewal_window(in_window: bool, param, modality_label: str, next_window: tuple[date, date] | None
+                   ) -> list[RuleViolation]:
+    """Where the law puts renewals in the same yearly period as new requests
+    (``renewal.in_request_window``), a renewal is filed only while that period (or a call) is open."""
+    if param is None or not param.value or in_window:
+        return []
+    when = (f" (próximo período: de {next_window[0]:%d/%m/%Y} a {next_window[1]:%d/%m/%Y})"
+            if next_window else "")
+    return [RuleViolation("renewal.window", f"A renovação de {modality_label} só pode ser pedida no período anual de "
+                          f"requerimentos{when}.", param.legal_basis, field="kind")]
+
+
+def bid(amount, min_bid, method) -> list[RuleViolation]:
+    """selection.method = bidding: an offer is required and must reach the call's minimum."""
+    if method is None or method.value != "bidding":
+        return []
+    if amount is None:
+        return [RuleViolation("selection.bid", "Informe o valor da oferta: a seleção é por licitação.",
+                              method.legal_basis, field="bid_amount")]
+    if min_bid is not None and amount < min_bid:
+        return [RuleViolation("selection.bid", f"A oferta mínima deste edital é R$ {min_bid:.2f}.".replace(".", ","),
+                              method.legal_basis, field="bid_amount")]
+    return []
+
+
+def grant_slots(population: int, per_slot, fixed) -> tuple[int | None, str]:
+    """(slots, legal basis) of the quota: floor(population ÷ inhabitants per slot), or fixed slots."""
+    if per_slot is not None:
+        return quota_slots(population, int(per_slot.value)), per_slot.legal_basis
+    if fixed is not None:
+        return int(fixed.value), fixed.legal_basis
+    return None, ""
+
+
+def quota_available(slots: int | None, current: int, legal_basis: str) -> list[RuleViolation]:
+    if slots is None or current < slots:
+        return []
+    return [RuleViolation("quota.full", f"Não há vaga: as {slots} vagas da modalidade estão ocupadas.", legal_basis,
+                          conflict=True)]
+
+
+# --- ranking -------------------------------------------------------------------------------------
+
+RANKING_LABELS = {
+    "renewal_first": "Renovação",
+    "cnh_years_desc": "Anos de CNH",
+    "vehicle_newer": "Ano do veículo",
+    "cnh_points_asc": "Pontos na CNH",
+    "schooling_desc": "Escolaridade",
+    "dependents_desc": "Dependentes",
+    "bid_desc": "Oferta (R$)",
+    "registration_oldest": "Protocolado em",
+}
+
+
+@dataclass(frozen=True)
+class RankingEntry:
+    key: object
+    renewal: bool
+    cnh_years: int
+    vehicle_year: int
+    cnh_points: int | None
+    schooling: int | None
+    dependents: int | None
+    bid: object
+    submitted_at: object
+
+
+def _sort_value(entry: RankingEntry, criterion: str):
+    if criterion == "renewal_first":
+        return 0 if entry.renewal else 1
+    if criterion == "cnh_years_desc":
+        return -entry.cnh_years
+    if criterion == "vehicle_newer":
+        return -entry.vehicle_year
+    if criterion == "cnh_points_asc":
+        return entry.cnh_points if entry.cnh_points is not None else 10**6
+    if criterion == "schooling_desc":
+        return -(entry.schooling or 0)
+    if criterion == "dependents_desc":
+        return -(entry.dependents or 0)
+    if criterion == "bid_desc":
+        return -(entry.bid or 0)
+    if criterion == "registration_oldest":
+        return entry.submitted_at
+    raise ValueError(f"critério de classificação desconhecido: {criterion}")
+
+
+def rank(entries: list[RankingEntry], criteria: list[str]) -> list[RankingEntry]:
+    """Order by the pack's criteria in turn; the protocol time breaks remaining ties."""
+    return sorted(entries, key=lambda e: tuple(_sort_value(e, c) for c in criteria) + (e.submitted_at,))
+
+
+def criterion_display(entry: RankingEntry, criterion: str) -> str:
+    if criterion == "renewal_first":
+        return "sim" if entry.renewal else "não"
+    if criterion == "cnh_years_desc":
+        return str(entry.cnh_years)
+    if criterion == "vehicle_newer":
+        return str(entry.vehicle_year)
+    if criterion == "cnh_points_asc":
+        return "—" if entry.cnh_points is None else str(entry.cnh_points)
+    if criterion == "schooling_desc":
+        from licensing.applications.models import Schooling
+
+        return "—" if entry.schooling is None else Schooling(entry.schooling).label
+    if criterion == "dependents_desc":
+        return "—" if entry.dependents is None else str(entry.dependents)
+    if criterion == "bid_desc":
+        return "—" if entry.bid is None else f"{entry.bid:.2f}".replace(".", ",")
+    if criterion == "registration_oldest":
+        return f"{entry.submitted_at:%d/%m/%Y %H:%M}" if entry.submitted_at else "—"
+    return ""
+
+
+def retention_expired(decided_or_idle_since: date, today: date, retention_days: int) -> bool:
+    """LGPD: documents of a refused, withdrawn or abandoned application are kept for
+    ``retention.refused_documents_days`` days after the decision (or the last change of an
+    abandoned draft); on the day after that they are deleted. Day N keeps, day N+1 deletes."""
+    return (today - decided_or_idle_since).days > retention_days

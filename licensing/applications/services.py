@@ -1,0 +1,565 @@
+"""Applications (requerimentos): draft → submitted → review → inspection → decision.
+
+One service per transition of ``APPLICATION_TRANSITIONS``; each runs in one transaction,
+writes an audit entry and notifies the applicant of the new status.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from fleet import rules as fleet_rules
+from fleet.models import Vehicle, VehicleKind
+from licensing.applications import rules
+from licensing.applications.calls import open_call_for, regular_window
+from licensing.applications.models import (
+    APPLICATION_TRANSITIONS,
+    OPEN_APPLICATION_STATUSES,
+    UPLOAD_STATUSES,
+    Application,
+    ApplicationAuxiliary,
+    ApplicationDocument,
+    ApplicationKind,
+    ApplicationStatus,
+    DocumentStatus,
+)
+from licensing.applications.selectors import (
+    RequiredDocument,
+    _receipt_waived_by_paid_tff,
+    approval_blockers,
+    current_documents,
+    required_documents,
+)
+from licensing.fees.services import application_tff, tff_settle_on_grant
+from licensing.grants.models import (
+    CURRENT_STATUSES,
+    Alvara,
+    Authorization,
+    AuthorizationStatus,
+    GrantLock,
+)
+from licensing.grants.selectors import active_bar
+from licensing.grants.services import authorization_issue, authorization_set_status
+from portal import regulation
+from portal.audit import audit_log
+from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
+from portal.notifications import notify
+from portal.numbering import protocol_number
+from portal.roles import Role
+from portal.uploads import validate_upload
+from portal.validators import normalize_cpf, normalize_plate, only_digits, validate_cpf
+
+# --- entry rules ----------------------------------------------------------------------------------
+
+
+def _person_rules(pack, modality: str, today: date, *, birth_date, category, first_issued, ear, prefix: str,
+                  person: str = "") -> list[RuleViolation]:
+    out = []
+    if birth_date is not None or not person:
+        out += rules.driver_age(birth_date, today, pack.param("driver.min_age", modality),
+                                field=f"{prefix}birth_date" if person else "birth_date", person=person)
+    out += rules.cnh_category(category, pack.param("driver.cnh_categories", modality), field=f"{prefix}cnh_category",
+                              person=person)
+    out += rules.cnh_years(first_issued, today, pack.param("driver.cnh_min_years", modality),
+                           field=f"{prefix}cnh_first_issued", person=person)
+    out += rules.cnh_ear(bool(ear), pack.param("driver.ear_required", modality), field=f"{prefix}cnh_ear",
+                         person=person)
+    return out
+
+
+def _vehicle_rules(pack, modality: str, today: date, vehicle: dict) -> list[RuleViolation]:
+    out = fleet_rules.vehicle_age(vehicle.get("manufacture_year"), vehicle.get("first_registration_date"), today,
+                            pack.param("vehicle.age_basis", modality), pack.param("vehicle.max_age_years", modality))
+    out += fleet_rules.vehicle_doors(vehicle.get("doors"), pack.param("vehicle.min_doors", modality))
+    out += fleet_rules.vehicle_seats(vehicle.get("seats"), pack.param("vehicle.min_seats", modality),
+                               pack.param("vehicle.max_seats", modality))
+    out += fleet_rules.vehicle_engine(vehicle.get("engine_cc"), pack.param("vehicle.min_engine_cc", modality))
+    out += fleet_rules.vehicle_color(vehicle.get("color", ""), pack.param("vehicle.colors", modality))
+    plate = normalize_plate(vehicle.get("plate", ""))
+    if plate:
+        taken = Authorization.objects.filter(vehicle__plate=plate, status__in=CURRENT_STATUSES)
+        taken = taken.exclude(holder=vehicle.get("_applicant")) if vehicle.get("_renewal") else taken
+        if taken.exists():
+            out.append(RuleViolation("vehicle.in_service", "Este veículo já está vinculado a uma outorga vigente.",
+                                     pack.basis("grant.max_per_holder", modality) or pack.act("authorization").get(
+                                         "legal_basis", ""), field="vehicle.plate"))
+    return out
+
+
+def _bar_basis(pack, modality: str) -> str:
+    return pack.basis("cassation.bar_months", modality) or pack.basis("revocation.bars_future_grants", modality)
+
+
+def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | None, driver: dict | None,
+                     auxiliaries: list[dict], bid_amount: Decimal | None = None,
+                     exclude: Application | None = None, steps: tuple[str, ...] = ("all",)) -> list[RuleViolation]:
+    """Every entry rule that can be judged from the data, each with its article."""
+    pack = regulation.current()
+    today = pack.today()
+    everything = "all" in steps
+    out: list[RuleViolation] = []
+    if (everything or "vehicle" in steps) and vehicle is not None:
+        out += _vehicle_rules(pack, modality, today, {**vehicle, "_applicant": applicant,
+                                                       "_renewal": kind == ApplicationKind.RENEWAL})
+    if (everything or "driver" in steps) and driver is not None:
+        out += _person_rules(pack, modality, today, birth_date=applicant.birth_date,
+                             category=driver.get("cnh_category", ""), first_issued=driver.get("cnh_first_issued"),
+                             ear=driver.get("cnh_ear"), prefix="driver.")
+    if everything or "auxiliaries" in steps:
+        out += rules.auxiliary_count(len(auxiliaries), pack.param("auxiliary.max", modality))
+        for i, aux in enumerate(auxiliaries, start=1):
+            label = f"condutor auxiliar {i}: {aux.get('name', '')}".strip()
+            out += _person_rules(pack, modality, today, birth_date=aux.get("birth_date"),
+                                 category=aux.get("cnh_category", ""), first_issued=aux.get("cnh_first_issued"),
+                                 ear=aux.get("cnh_ear"), prefix=f"auxiliary_drivers.{i}.", person=label)
+            bar = active_bar(aux.get("cpf", ""), today)
+            if bar is not None:
+                out += rules.cassation_bar(bar.until, True, bar.legal_basis or _bar_basis(pack, modality),
+                                           person=f"O {label}", field=f"auxiliary_drivers.{i}.cpf")
+            aux_cpf = only_digits(aux.get("cpf", ""))
+            out += rules.exclusive_permission(
+                bool(aux_cpf) and Authorization.objects.filter(holder__cpf=aux_cpf, status__in=CURRENT_STATUSES)
+                .exclude(holder=applicant).exists(),
+                pack.param("grant.exclusive_public_permission", modality), person=label,
+                field=f"auxiliary_drivers.{i}.cpf")
+    if everything or "modality" in steps:  # the person's standing and the call, after the data rules
+        if kind == ApplicationKind.NEW:
+            call = open_call_for(modality, today)
+            out += rules.open_call(call is not None, pack.modality_label(modality),
+                                   pack.basis("calls.regular_window", modality) or pack.basis("selection.method", modality))
+            out += rules.bid(bid_amount, call.min_bid if call else None, pack.param("selection.method", modality))
+            current = applicant.authorizations.filter(status__in=CURRENT_STATUSES).count()
+        else:
+            current = 0
+            window_param = pack.param("renewal.in_request_window", modality)
+            if window_param is not None and window_param.value:
+                this_year = regular_window(pack, modality, today.year)
+                upcoming = this_year if this_year and today <= this_year[1] else regular_window(
+                    pack, modality, today.year + 1)
+                out += rules.renewal_window(open_call_for(modality, today) is not None, window_param,
+                                            pack.modality_label(modality), upcoming)
+            previous = _renewable_authorization(applicant, modality)
+            if previous is None:
+                out.append(RuleViolation("renewal.no_grant", "Não há autorização sua nesta modalidade para renovar.",
+                                         pack.basis("grant.validity_years", modality), field="kind"))
+            else:
+                max_renewals = pack.param("grant.max_renewals", modality)
+                if max_renewals is not None and previous.renewals >= int(max_renewals.value):
+                    out.append(RuleViolation("grant.max_renewals", f"A autorização nº {previous.number} já foi renovada "
+                                             f"{previous.renewals} vez(es), o máximo permitido.",
+                                             max_renewals.legal_basis, field="kind"))
+        # filed requests still undecided (a draft is not a request yet; it is judged again when submitted)
+        others = applicant.applications.filter(status__in=OPEN_APPLICATION_STATUSES).exclude(
+            status=ApplicationStatus.DRAFT)
+        if exclude is not None and exclude.pk:
+            others = others.exclude(pk=exclude.pk)
+        out += rules.one_grant_per_person(current, others.count(), pack.param("grant.max_per_holder", modality))
+        bar = active_bar(applicant.cpf or "", today)
+        if bar is not None:
+            out += rules.cassation_bar(bar.until, True, bar.legal_basis or _bar_basis(pack, modality))
+    return out
+
+
+def _renewable_authorization(applicant, modality: str) -> Authorization | None:
+    return (applicant.authorizations.filter(modality=modality, status__in=[*CURRENT_STATUSES, AuthorizationStatus.EXPIRED])
+            .order_by("-valid_until", "-issued_at", "-id").first())
+
+
+def _not_in_future(errors: dict, field: str, value, today: date, what: str) -> None:
+    if value is not None and value > today:
+        errors[field] = [f"A data {what} ({value:%d/%m/%Y}) não pode ser futura."]
+
+
+def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant, driver: dict | None = None) -> None:
+    """Field checks that are not legal rules (identifiers, duplicates, dates that cannot be:
+    a future first licensing or first CNH would make an age or a time held negative)."""
+    errors: dict[str, list[str]] = {}
+    today = regulation.current().today()
+    if vehicle is not None:
+        _not_in_future(errors, "vehicle.first_registration_date", vehicle.get("first_registration_date"), today,
+                       "do primeiro licenciamento")
+        year = vehicle.get("manufacture_year")
+        if year is not None and int(year) > today.year:
+            errors["vehicle.manufacture_year"] = [f"O ano de fabricação ({year}) não pode ser posterior ao ano atual."]
+    if driver is not None:
+        _not_in_future(errors, "driver.cnh_first_issued", driver.get("cnh_first_issued"), today,
+                       "da primeira habilitação")
+    seen = {only_digits(applicant.cpf or "")}
+    for i, aux in enumerate(auxiliaries, start=1):
+        _not_in_future(errors, f"auxiliary_drivers.{i}.cnh_first_issued", aux.get("cnh_first_issued"), today,
+                       "da primeira habilitação")
+        cpf = normalize_cpf(aux.get("cpf", ""))
+        try:
+            validate_cpf(cpf)
+        except ValidationError as exc:
+            errors[f"auxiliary_drivers.{i}.cpf"] = exc.messages
+            continue
+        if cpf in seen:
+            errors[f"auxiliary_drivers.{i}.cpf"] = ["CPF repetido: o titular e cada auxiliar são pessoas diferentes."]
+        seen.add(cpf)
+    if vehicle is not None and vehicle.get("plate"):
+        existing = Vehicle.objects.filter(plate=normalize_plate(vehicle["plate"])).first()
+        if existing is not None and existing.owner_id not in (None, applicant.pk) and existing.authorizations.filter(
+                status__in=CURRENT_STATUSES).exists():
+            errors["vehicle.plate"] = ["Este veículo está cadastrado e autorizado para outra pessoa."]
+    if errors:
+        raise ValidationError(errors)
+
+
+def _save_vehicle(applicant, modality: str, data: dict) -> Vehicle:
+    plate = normalize_plate(data["plate"])
+    fields = {k: data.get(k) for k in ("renavam", "make", "model", "color", "manufacture_year",
+                                       "first_registration_date", "doors", "seats", "engine_cc")}
+    fields["renavam"] = only_digits(fields["renavam"] or "").zfill(11)
+    fields["kind"] = VehicleKind.MOTORCYCLE if modality == "mototaxi" else VehicleKind.CAR
+    if data.get("registration_category"):
+        fields["registration_category"] = data["registration_category"]
+    vehicle = Vehicle.objects.select_for_update().filter(plate=plate).first()
+    if vehicle is None:
+        vehicle = Vehicle(plate=plate, owner=applicant)
+    elif vehicle.authorizations.filter(status__in=CURRENT_STATUSES).exclude(holder=applicant).exists():
+        return vehicle  # never rewrite a vehicle in service for someone else (rule already refused)
+    for name, value in fields.items():
+        setattr(vehicle, name, value)
+    vehicle.owner = applicant
+    vehicle.full_clean(validate_unique=False)
+    vehicle.save()
+    return vehicle
+
+
+def _save_auxiliaries(application: Application, auxiliaries: list[dict]) -> None:
+    existing = {a.position: a for a in application.auxiliaries.all()}
+    for i, aux in enumerate(auxiliaries, start=1):
+        row = existing.pop(i, None) or ApplicationAuxiliary(application=application, position=i)
+        row.cpf = normalize_cpf(aux["cpf"])
+        row.name = aux["name"].strip()
+        row.birth_date = aux.get("birth_date")
+        row.cnh_number = only_digits(aux.get("cnh_number", ""))
+        row.cnh_category = (aux.get("cnh_category") or "").upper()
+        row.cnh_first_issued = aux.get("cnh_first_issued")
+        row.cnh_ear = bool(aux.get("cnh_ear"))
+        row.save()
+    for row in existing.values():  # removed from the draft; documents sent for them stay, unlinked
+        if row.documents.exists():
+            raise ValidationError({"auxiliary_drivers": [
+                f"O condutor auxiliar {row.position} já tem documentos enviados e não pode ser retirado."]})
+        row.delete()
+
+
+def _apply_driver(application: Application, driver: dict) -> None:
+    application.cnh_number = only_digits(driver.get("cnh_number", ""))
+    application.cnh_category = (driver.get("cnh_category") or "").upper()
+    application.cnh_first_issued = driver.get("cnh_first_issued")
+    application.cnh_ear = bool(driver.get("cnh_ear"))
+    for name in ("cnh_points", "schooling", "dependents"):
+        if driver.get(name) is not None:
+            setattr(application, name, driver[name])
+
+
+@transaction.atomic
+def application_create(*, actor, applicant, kind: str, modality: str, vehicle: dict | None = None,
+                       driver: dict | None = None, auxiliaries: list[dict] | None = None,
+                       bid_amount: Decimal | None = None, extra: dict | None = None,
+                       steps: tuple[str, ...] = ("all",)) -> Application:
+    """Create a draft application after judging every entry rule that the data allows."""
+    pack = regulation.current()
+    auxiliaries = auxiliaries or []
+    if not pack.has_modality(modality):
+        raise ValidationError({"modality": [f"A legislação de {pack.display_name} não prevê {modality}."]})
+    _check_data(vehicle, auxiliaries, applicant, driver)
+    violations = entry_violations(applicant=applicant, kind=kind, modality=modality, vehicle=vehicle, driver=driver,
+                                  auxiliaries=auxiliaries, bid_amount=bid_amount, steps=steps)
+    if violations:
+        raise RuleViolations(violations)
+    application = Application(applicant=applicant, kind=kind, modality=modality, bid_amount=bid_amount,
+                              call=open_call_for(modality) if kind == ApplicationKind.NEW else None)
+    if kind == ApplicationKind.RENEWAL:
+        application.previous_authorization = _renewable_authorization(applicant, modality)
+    if driver:
+        _apply_driver(application, driver)
+    for name, value in (extra or {}).items():
+        if value is not None:
+            setattr(application, name, value)
+    if vehicle:
+        application.vehicle = _save_vehicle(applicant, modality, vehicle)
+    application.save()
+    _save_auxiliaries(application, auxiliaries)
+    audit_log(actor=actor, obj=application, action="application_created", to_state=application.status,
+              data={"kind": kind, "modality": modality})
+    return application
+
+
+@transaction.atomic
+def application_update(*, actor, application: Application, step: str, vehicle: dict | None = None,
+                       driver: dict | None = None, auxiliaries: list[dict] | None = None,
+                       bid_amount: Decimal | None = None, extra: dict | None = None) -> Application:
+    """Save one step of a draft (the wizard), judging the rules of that step."""
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if application.status != ApplicationStatus.DRAFT:
+        raise InvalidTransition("Só é possível alterar um requerimento em rascunho.")
+    if step == "auxiliaries":
+        _check_data(None, auxiliaries or [], application.applicant)
+    if step == "vehicle":
+        _check_data(vehicle, [], application.applicant)
+    if step == "driver":
+        _check_data(None, [], application.applicant, driver)
+    violations = entry_violations(applicant=application.applicant, kind=application.kind, modality=application.modality,
+                                  vehicle=vehicle, driver=driver, auxiliaries=auxiliaries or [], bid_amount=bid_amount,
+                                  exclude=application, steps=(step,))
+    if violations:
+        raise RuleViolations(violations)
+    if vehicle is not None:
+        application.vehicle = _save_vehicle(application.applicant, application.modality, vehicle)
+    if driver is not None:
+        _apply_driver(application, driver)
+    if bid_amount is not None:
+        application.bid_amount = bid_amount
+    for name, value in (extra or {}).items():
+        setattr(application, name, value)
+    if auxiliaries is not None:
+        _save_auxiliaries(application, auxiliaries)
+    application.save()
+    audit_log(actor=actor, obj=application, action="application_draft_saved", data={"step": step})
+    return application
+
+
+# --- transitions ----------------------------------------------------------------------------------
+
+
+def _status_link(application: Application) -> str:
+    return reverse("licensing-application", kwargs={"pk": application.pk})
+
+
+def _transition(application: Application, to: str, *, actor, reason: str = "", action: str = "application_status",
+                data: dict | None = None) -> None:
+    """Move a locked application to ``to`` (checked against APPLICATION_TRANSITIONS), audit and notify."""
+    before = application.status
+    if to not in APPLICATION_TRANSITIONS.get(before, set()):
+        raise InvalidTransition(
+            f"O requerimento está {application.get_status_display()} e não pode passar a {ApplicationStatus(to).label}."
+        )
+    application.status = to
+    application.save()
+    audit_log(actor=actor, obj=application, action=action, from_state=before, to_state=to, reason=reason, data=data)
+    label = ApplicationStatus(to).label
+    body = f"Seu requerimento {application.protocol or ''} passou para: {label}."
+    if reason:
+        body += f"\nMotivo: {reason}"
+    notify(recipient=application.applicant, subject=f"Requerimento {application.protocol or ''}: {label}".replace("  ", " "),
+           body=body, link=_status_link(application))
+
+
+def _lock(application: Application) -> Application:
+    return Application.objects.select_for_update(of=("self",)).select_related("applicant", "vehicle").get(pk=application.pk)
+
+
+def _resolve_type(application: Application, doc_type: str) -> RequiredDocument:
+    for item in required_documents(application):
+        if item.code == doc_type:
+            return item
+    raise ValidationError({"type": [f"Item de documento desconhecido: {doc_type!r}. Use um dos códigos da lista de "
+                                    "documentos exigidos."]})
+
+
+@transaction.atomic
+def document_upload(*, actor, application: Application, doc_type: str, file) -> ApplicationDocument:
+    """Store a file for a checklist item; a previous file of the item is superseded, never deleted."""
+    application = _lock(application)
+    if application.status not in UPLOAD_STATUSES:
+        raise InvalidTransition(f"O requerimento está {application.get_status_display()}: não recebe mais documentos.")
+    item = _resolve_type(application, doc_type)
+    try:
+        mime = validate_upload(file)
+    except ValidationError as exc:
+        raise ValidationError({"file": exc.messages}) from exc
+    previous = application.documents.filter(type=item.code, superseded_by__isnull=True).first()
+    open_reqs = application.requirements.filter(answered_at__isnull=True)
+    requested = open_reqs.filter(document_type__in=[item.code, ""]).exists()
+    if application.status != ApplicationStatus.DRAFT and previous is not None \
+            and previous.status != DocumentStatus.REJECTED and not requested:
+        raise InvalidTransition("Este documento já foi enviado e não foi recusado nem objeto de exigência.", field="type")
+    document = ApplicationDocument.objects.create(
+        application=application, type=item.code, code=item.base_code, auxiliary=item.auxiliary, file=file,
+        original_name=(getattr(file, "name", "") or "")[-200:], mime=mime, size=file.size, uploaded_by=actor,
+    )
+    if previous is not None:
+        previous.superseded_by = document
+        previous.save(update_fields=["superseded_by"])
+    audit_log(actor=actor, obj=application, action="document_uploaded",
+              data={"type": item.code, "document": document.pk, "supersedes": previous.pk if previous else None})
+    if application.status != ApplicationStatus.DRAFT:
+        answered = open_reqs.filter(document_type__in=[item.code, ""])
+        for req in answered:
+            req.answered_at = timezone.now()
+            req.answer_document = document
+            req.save(update_fields=["answered_at", "answer_document"])
+        if application.status == ApplicationStatus.REQUIREMENT and not open_reqs.filter(answered_at__isnull=True).exists():
+            _transition(application, ApplicationStatus.IN_REVIEW, actor=actor, reason="Exigência atendida")
+    return document
+
+
+@transaction.atomic
+def application_submit(*, actor, application: Application) -> Application:
+    """Protocol the application: every entry rule again, and every required document sent."""
+    application = _lock(application)
+    if application.status != ApplicationStatus.DRAFT:
+        raise InvalidTransition(f"O requerimento já está {application.get_status_display()}.")
+    errors: dict[str, list[str]] = {}
+    if application.vehicle is None:
+        errors["vehicle"] = ["Informe os dados do veículo."]
+    if not application.cnh_category:
+        errors["driver"] = ["Informe os dados da sua CNH."]
+    if errors:
+        raise ValidationError(errors)
+    auxiliaries = list(application.auxiliaries.all())
+    v = application.vehicle
+    violations = entry_violations(
+        applicant=application.applicant, kind=application.kind, modality=application.modality,
+        vehicle={"plate": v.plate, "manufacture_year": v.manufacture_year, "color": v.color, "doors": v.doors,
+                 "first_registration_date": v.first_registration_date, "seats": v.seats, "engine_cc": v.engine_cc},
+        driver={"cnh_category": application.cnh_category, "cnh_first_issued": application.cnh_first_issued,
+                "cnh_ear": application.cnh_ear},
+        auxiliaries=[{"cpf": a.cpf, "name": a.name, "birth_date": a.birth_date, "cnh_category": a.cnh_category,
+                      "cnh_first_issued": a.cnh_first_issued, "cnh_ear": a.cnh_ear} for a in auxiliaries],
+        bid_amount=application.bid_amount, exclude=application,
+    )
+    sent = current_documents(application)
+    waived = _receipt_waived_by_paid_tff(application)
+    for item in required_documents(application, auxiliaries):
+        doc = sent.get(item.code)
+        if item.code == waived:
+            continue
+        if doc is None or doc.status == DocumentStatus.REJECTED:
+            violations.append(RuleViolation("documents.missing", f"Falta enviar: {item.label}.", item.legal_basis,
+                                            field="documents"))
+    if violations:
+        raise RuleViolations(violations)
+    pack = regulation.current()
+    application.protocol = protocol_number(pack.today().year)
+    application.submitted_at = timezone.now()
+    if application.kind == ApplicationKind.NEW and application.call is None:
+        application.call = open_call_for(application.modality)
+    _transition(application, ApplicationStatus.SUBMITTED, actor=actor, reason="Requerimento protocolado",
+                data={"protocol": application.protocol})
+    return application
+
+
+def _person_for_auxiliary(aux: ApplicationAuxiliary):
+    User = get_user_model()
+    person = User.objects.filter(cpf=aux.cpf).first()
+    if person is None:
+        person = User(username=aux.cpf, cpf=aux.cpf, name=aux.name)
+        person.set_unusable_password()
+        person.save()
+        person.groups.add(Group.objects.get(name=Role.APPLICANT))
+    if aux.person_id != person.pk:
+        aux.person = person
+        aux.save(update_fields=["person"])
+    return person
+
+
+@transaction.atomic
+def application_approve(*, actor, application: Application) -> tuple[Authorization, list[Alvara]]:
+    """Grant: the pack's act and alvará(s), within the quota (locked per modality)."""
+    application = _lock(application)
+    if ApplicationStatus.APPROVED not in APPLICATION_TRANSITIONS.get(application.status, set()):
+        raise InvalidTransition(f"O requerimento está {application.get_status_display()} e não pode ser deferido.")
+    blockers = approval_blockers(application)
+    if blockers:
+        tff = application_tff(application)
+        unpaid = tff.settlement.violation if tff is not None else None
+        if unpaid is not None:  # a legal rule among the blockers: the answer names it
+            raise RuleViolation(unpaid.code, " ".join(blockers), unpaid.legal_basis, field="non_field_errors",
+                                conflict=True)
+        raise InvalidTransition(" ".join(blockers), field="non_field_errors")
+    pack = regulation.current()
+    modality = application.modality
+    GrantLock.objects.bulk_create([GrantLock(modality=modality)], ignore_conflicts=True)
+    GrantLock.objects.select_for_update().get(modality=modality)
+    previous = application.previous_authorization if application.kind == ApplicationKind.RENEWAL else None
+    if previous is None:
+        slots, basis = rules.grant_slots(pack.population, pack.param("quota.inhabitants_per_slot", modality),
+                                         pack.param("quota.fixed_slots", modality))
+        current = Authorization.objects.filter(modality=modality, status__in=CURRENT_STATUSES).count()
+        violations = rules.quota_available(slots, current, basis)
+        call = application.call
+        if not violations and call is not None and call.slots is not None:
+            granted = Application.objects.filter(call=call, status=ApplicationStatus.APPROVED).count()
+            if granted >= call.slots:
+                violations = [RuleViolation("call.slots_full", f"As {call.slots} vagas do edital já foram preenchidas.",
+                                            pack.basis("selection.method", modality), conflict=True)]
+        if violations:
+            raise violations[0]
+    renewed_until = None
+    if previous is not None:
+        renewed_until = rules.renewal_valid_until(previous.valid_until, pack.today(),
+                                                  int(pack.value("grant.validity_years", modality)),
+                                                  pack.param("renewal.extends_term", modality))
+    if previous is not None and previous.status in CURRENT_STATUSES:
+        authorization_set_status(actor=actor, authorization=previous, to=AuthorizationStatus.EXPIRED,
+                                 reason=f"Substituída pela renovação do requerimento {application.protocol}")
+    named = list(application.auxiliaries.all())
+    auxiliaries = [_person_for_auxiliary(a) for a in named]
+    authorization, alvaras = authorization_issue(
+        actor=actor, holder=application.applicant, vehicle=application.vehicle, modality=modality,
+        auxiliaries=auxiliaries, reason=f"Requerimento {application.protocol} deferido", valid_until=renewed_until,
+    )
+    _register_auxiliaries(actor=actor, authorization=authorization, named=named)
+    if previous is not None:
+        authorization.renewals = previous.renewals + 1
+        authorization.save(update_fields=["renewals"])
+    tff_settle_on_grant(actor=actor, application=application, authorization=authorization)
+    application.authorization = authorization
+    application.decided_at = timezone.now()
+    application.decided_by = actor
+    application.decision_reason = "Deferido"
+    _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
+                data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
+    return authorization, alvaras
+
+
+def _register_auxiliaries(*, actor, authorization: Authorization, named: list[ApplicationAuxiliary]) -> None:
+    """The auxiliary drivers named in the application become the grant's registered auxiliaries
+    (the record that the auxiliary limit, the yearly re-registration and a cassação bar read)."""
+    from licensing.requests.models import AuxiliaryDriver
+
+    today = regulation.current().today()
+    for aux in named:
+        row = AuxiliaryDriver.objects.create(
+            authorization=authorization, person=aux.person, cnh_number=aux.cnh_number,
+            cnh_category=aux.cnh_category, cnh_first_issued=aux.cnh_first_issued, cnh_ear=aux.cnh_ear,
+            added_on=today,
+        )
+        audit_log(actor=actor, obj=row, action="auxiliary_added", to_state=row.status,
+                  reason="Condutor auxiliar indicado no requerimento", data={"authorization": authorization.number})
+
+
+@transaction.atomic
+def application_reject(*, actor, application: Application, reason: str) -> Application:
+    application = _lock(application)
+    if not (reason or "").strip():
+        raise ValidationError({"reason": ["Informe o motivo do indeferimento, com a base legal se houver."]})
+    application.decided_at = timezone.now()
+    application.decided_by = actor
+    application.decision_reason = reason.strip()
+    _transition(application, ApplicationStatus.REFUSED, actor=actor, reason=reason.strip())
+    return application
+
+
+@transaction.atomic
+def application_withdraw(*, actor, application: Application, reason: str = "") -> Application:
+    """Desistência: the applicant gives up; the request leaves the ranking and the next takes its place."""
+    application = _lock(application)
+    application.decided_at = timezone.now()
+    application.decision_reason = (reason or "").strip() or "Desistência do requerente"
+    _transition(application, ApplicationStatus.WITHDRAWN, actor=actor, reason=application.decision_reason,
+                action="application_withdrawn")
+    return application

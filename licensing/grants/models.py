@@ -1,0 +1,195 @@
+"""Grants (authorizations / permissions) and alvarás, and bars on new grants.
+
+Issued acts are never edited or deleted: their status changes through services
+(``licensing.grants.services``), each change with an audit entry.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Modality(models.TextChoices):
+    TAXI = "taxi", "Táxi"
+    MOTOTAXI = "mototaxi", "Mototáxi"
+
+
+class AuthorizationStatus(models.TextChoices):
+    ACTIVE = "active", "ativa"
+    SUSPENDED = "suspended", "suspensa"
+    CASSADA = "cassada", "cassada"
+    EXPIRED = "expired", "expirada"
+    RENOUNCED = "renounced", "renunciada"
+    CANCELLED = "cancelled", "cancelada"
+
+
+# Allowed transitions, in one place. services.authorization_set_status performs them.
+AUTHORIZATION_TRANSITIONS: dict[str, set[str]] = {
+    AuthorizationStatus.ACTIVE: {
+        AuthorizationStatus.SUSPENDED, AuthorizationStatus.CASSADA, AuthorizationStatus.EXPIRED,
+        AuthorizationStatus.RENOUNCED, AuthorizationStatus.CANCELLED,
+    },
+    AuthorizationStatus.SUSPENDED: {
+        AuthorizationStatus.ACTIVE, AuthorizationStatus.CASSADA, AuthorizationStatus.EXPIRED,
+        AuthorizationStatus.RENOUNCED, AuthorizationStatus.CANCELLED,
+    },
+    AuthorizationStatus.EXPIRED: {AuthorizationStatus.ACTIVE},  # renewal decided after expiry
+    AuthorizationStatus.CASSADA: set(),  # undone only by authorization_restore (the decision reformed on appeal)
+    AuthorizationStatus.RENOUNCED: set(),
+    AuthorizationStatus.CANCELLED: set(),
+}
+
+CURRENT_STATUSES = (AuthorizationStatus.ACTIVE, AuthorizationStatus.SUSPENDED)
+
+
+class Authorization(models.Model):
+    """The grant act of the pack (Portaria Autorizativa, Autorização, Termo de Permissão)."""
+
+    number = models.CharField("número", max_length=12, unique=True)
+    act_name = models.CharField("ato", max_length=80)
+    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
+    holder = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="authorizations",
+        verbose_name="autorizatário",
+    )
+    vehicle = models.ForeignKey(
+        "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="authorizations",
+        verbose_name="veículo",
+    )
+    status = models.CharField(
+        "situação", max_length=12, choices=AuthorizationStatus.choices, default=AuthorizationStatus.ACTIVE,
+        db_index=True,
+    )
+    issued_at = models.DateTimeField("emitida em", default=timezone.now)
+    valid_from = models.DateField("válida desde")
+    valid_until = models.DateField("válida até", db_index=True)
+    suspended_until = models.DateField("suspensa até", null=True, blank=True)
+    renewals = models.PositiveSmallIntegerField("renovações", default=0)
+    verification_code = models.CharField("código de verificação", max_length=14, unique=True)
+    legal_basis = models.CharField("base legal", max_length=300)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="emitida por",
+    )
+    status_reason = models.TextField("motivo da situação", blank=True)
+    status_changed_at = models.DateTimeField("situação alterada em", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "autorização"
+        verbose_name_plural = "autorizações"
+        ordering = ["-issued_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["vehicle"],
+                condition=models.Q(status__in=["active", "suspended"]),
+                name="one_current_grant_per_vehicle",
+            ),
+            models.CheckConstraint(condition=models.Q(valid_until__gte=models.F("valid_from")), name="grant_validity_order"),
+        ]
+        indexes = [models.Index(fields=["modality", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.act_name} nº {self.number}"
+
+    @property
+    def is_current(self) -> bool:
+        return self.status in CURRENT_STATUSES
+
+
+class AlvaraStatus(models.TextChoices):
+    ACTIVE = "active", "ativo"
+    SUSPENDED = "suspended", "suspenso"
+    RETAINED = "retained", "retido"
+    EXPIRED = "expired", "expirado"
+    CANCELLED = "cancelled", "cancelado"
+    SUPERSEDED = "superseded", "substituído"
+
+
+ALVARA_TRANSITIONS: dict[str, set[str]] = {
+    AlvaraStatus.ACTIVE: {AlvaraStatus.SUSPENDED, AlvaraStatus.RETAINED, AlvaraStatus.EXPIRED,
+                          AlvaraStatus.CANCELLED, AlvaraStatus.SUPERSEDED},
+    AlvaraStatus.SUSPENDED: {AlvaraStatus.ACTIVE, AlvaraStatus.EXPIRED, AlvaraStatus.CANCELLED,
+                             AlvaraStatus.SUPERSEDED},
+    AlvaraStatus.RETAINED: {AlvaraStatus.ACTIVE, AlvaraStatus.SUSPENDED, AlvaraStatus.EXPIRED,
+                            AlvaraStatus.CANCELLED, AlvaraStatus.SUPERSEDED},
+    AlvaraStatus.EXPIRED: {AlvaraStatus.ACTIVE, AlvaraStatus.SUPERSEDED},
+    AlvaraStatus.CANCELLED: set(),
+    AlvaraStatus.SUPERSEDED: set(),
+}
+
+
+class Alvara(models.Model):
+    """Alvará de circulação (per vehicle) or de condutor (per driver), as the pack says."""
+
+    number = models.CharField("número", max_length=12, unique=True)
+    doc_name = models.CharField("documento", max_length=80)
+    authorization = models.ForeignKey(
+        Authorization, on_delete=models.PROTECT, related_name="alvaras", verbose_name="autorização"
+    )
+    person = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="alvaras", verbose_name="condutor",
+    )
+    vehicle = models.ForeignKey(
+        "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="alvaras",
+        verbose_name="veículo",
+    )
+    is_auxiliary = models.BooleanField("condutor auxiliar", default=False)
+    status = models.CharField(
+        "situação", max_length=12, choices=AlvaraStatus.choices, default=AlvaraStatus.ACTIVE, db_index=True
+    )
+    issued_at = models.DateTimeField("emitido em", default=timezone.now)
+    valid_until = models.DateField("válido até", db_index=True)
+    verification_code = models.CharField("código de verificação", max_length=14, unique=True)
+    legal_basis = models.CharField("base legal", max_length=300)
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by",
+        verbose_name="substitui",
+    )
+    status_reason = models.TextField("motivo da situação", blank=True)
+
+    class Meta:
+        verbose_name = "alvará"
+        verbose_name_plural = "alvarás"
+        ordering = ["-issued_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.doc_name} nº {self.number}"
+
+
+class GrantBar(models.Model):
+    """A person barred from new grants until a date (cassação, revocation)."""
+
+    cpf = models.CharField("CPF", max_length=11, db_index=True)
+    person = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="grant_bars"
+    )
+    until = models.DateField("impedido até", null=True, blank=True, help_text="Vazio = sem prazo.")
+    reason = models.TextField("motivo")
+    legal_basis = models.CharField("base legal", max_length=300)
+    source = models.CharField("origem", max_length=100, blank=True)
+    created_at = models.DateTimeField("registrado em", default=timezone.now)
+    lifted_on = models.DateField("levantado em", null=True, blank=True,
+                                 help_text="Quando a decisão que o causou é reformada em recurso.")
+    lifted_reason = models.TextField("motivo do levantamento", blank=True)
+
+    class Meta:
+        verbose_name = "impedimento"
+        verbose_name_plural = "impedimentos"
+
+    def __str__(self) -> str:
+        return f"Impedimento até {self.until or 'indeterminado'}"
+
+
+class GrantLock(models.Model):
+    """One row per modality, locked (SELECT … FOR UPDATE) while a grant is decided against the quota."""
+
+    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices, unique=True)
+
+    class Meta:
+        verbose_name = "trava de cota"
+        verbose_name_plural = "travas de cota"
+
+    def __str__(self) -> str:
+        return self.modality

@@ -1,0 +1,213 @@
+"""Reads of grants and alvarás, and who may see them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from fleet.rules import vehicle_age_years
+from licensing.grants.models import (
+    CURRENT_STATUSES,
+    Alvara,
+    Authorization,
+    GrantBar,
+)
+from licensing.grants.rules import add_years, slots_for
+from portal import regulation
+from portal.models import JobRun
+from portal.roles import Role, has_role
+from portal.validators import normalize_plate, only_digits
+
+
+def current_authorization_for_plate(plate: str) -> Authorization | None:
+    return (
+        Authorization.objects.select_related("holder", "vehicle")
+        .filter(vehicle__plate=normalize_plate(plate), status__in=CURRENT_STATUSES)
+        .first()
+    )
+
+
+def latest_authorization_for_plate(plate: str) -> Authorization | None:
+    return (
+        Authorization.objects.select_related("holder", "vehicle")
+        .filter(vehicle__plate=normalize_plate(plate))
+        .order_by("-issued_at", "-id")
+        .first()
+    )
+
+
+def current_alvaras(authorization: Authorization):
+    return authorization.alvaras.filter(status__in=["active", "suspended", "retained"]).select_related("person")
+
+
+def active_bar(cpf: str, on: date) -> GrantBar | None:
+    digits = only_digits(cpf)
+    if not digits:
+        return None
+    return (
+        GrantBar.objects.filter(cpf=digits, lifted_on__isnull=True)
+        .filter(Q(until__isnull=True) | Q(until__gte=on))
+        .order_by("-until")
+        .first()
+    )
+
+
+def count_current_grants(modality: str) -> int:
+    return Authorization.objects.filter(modality=modality, status__in=CURRENT_STATUSES).count()
+
+
+def find_document_by_code(code: str):
+    """An issued authorization or alvará by its verification code (None if unknown)."""
+    auth = Authorization.objects.select_related("holder", "vehicle").filter(verification_code=code).first()
+    if auth:
+        return auth
+    return Alvara.objects.select_related("authorization", "person", "vehicle", "authorization__vehicle").filter(
+        verification_code=code
+    ).first()
+
+
+def can_see_grant(user, authorization) -> bool:
+    """The grant act: the holder and staff only (an auxiliary driver sees their own alvará)."""
+    from portal.roles import STAFF_ROLES, has_role
+
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return has_role(user, *STAFF_ROLES) or authorization.holder_id == user.pk
+
+
+def can_see_alvara(user, alvara) -> bool:
+    """An alvará: staff, the holder of its grant, and the driver it names."""
+    return can_see_grant(user, alvara.authorization) or (
+        getattr(user, "is_authenticated", False) and alvara.person_id == user.pk)
+
+
+DESK_ROLES = (Role.CLERK, Role.ADMIN)
+INSPECTION_ROLES = (Role.CLERK, Role.ADMIN, Role.AGENT)
+
+
+def is_desk(user) -> bool:
+    return has_role(user, *DESK_ROLES)
+
+
+def authorizations_visible_to(user) -> QuerySet[Authorization]:
+    qs = Authorization.objects.select_related("holder", "vehicle")
+    if is_desk(user):
+        return qs
+    return qs.filter(holder=user)
+
+
+def authorization_for(user, pk: int) -> Authorization:
+    """The grant if the user may act on it (holder or desk); 404 otherwise."""
+    auth = authorizations_visible_to(user).filter(pk=pk).first()
+    if auth is None:
+        raise Http404("Autorização não encontrada.")
+    return auth
+
+
+def holder_authorizations(user) -> list[Authorization]:
+    """The user's grants, current first."""
+    qs = Authorization.objects.filter(holder=user).select_related("vehicle")
+    return sorted(qs, key=lambda a: (a.status not in CURRENT_STATUSES, -a.pk))
+
+
+def current_job_run(name: str) -> JobRun | None:
+    """The run of ``name`` in progress (created by ``portal.jobs.run_job``)."""
+    return JobRun.objects.filter(name=name, finished_at__isnull=True).order_by("-id").first()
+
+
+# --- vehicle age -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AgedVehicle:
+    authorization: Authorization
+    age: int
+    max_age: int
+    basis: str
+    legal_basis: str
+
+    @property
+    def vehicle(self):
+        return self.authorization.vehicle
+
+    @property
+    def over(self) -> bool:
+        return self.age > self.max_age
+
+
+def _age_filter(pack, today: date) -> Q | None:
+    """Current grants whose vehicle reached the pack's maximum age (one Q per modality)."""
+    clauses = Q()
+    any_rule = False
+    for modality in pack.modalities:
+        max_age = pack.value("vehicle.max_age_years", modality)
+        if max_age is None:
+            continue
+        any_rule = True
+        basis = pack.value("vehicle.age_basis", modality, default="manufacture_year")
+        by_year = Q(vehicle__manufacture_year__lte=today.year - int(max_age))
+        if basis == "first_registration":
+            cutoff = add_years(today, -int(max_age))
+            by_basis = Q(vehicle__first_registration_date__lte=cutoff) | (
+                Q(vehicle__first_registration_date__isnull=True) & by_year
+            )
+        else:
+            by_basis = by_year
+        clauses |= Q(modality=modality) & by_basis
+    return clauses if any_rule else None
+
+
+def aged_vehicles_queryset(today: date | None = None):
+    """Current grants whose vehicle must be substituted (for the clerk's list)."""
+    pack = regulation.current()
+    today = today or pack.today()
+    condition = _age_filter(pack, today)
+    qs = Authorization.objects.select_related("vehicle", "holder").filter(
+        status__in=CURRENT_STATUSES, vehicle__isnull=False
+    )
+    if condition is None:
+        return qs.none()
+    return qs.filter(condition).order_by("vehicle__manufacture_year", "vehicle__first_registration_date", "pk")
+
+
+def describe_aged(authorizations: Iterable[Authorization], today: date | None = None) -> list[AgedVehicle]:
+    pack = regulation.current()
+    today = today or pack.today()
+    out = []
+    for auth in authorizations:
+        param = pack.param("vehicle.max_age_years", auth.modality)
+        basis = pack.value("vehicle.age_basis", auth.modality, default="manufacture_year")
+        vehicle = auth.vehicle
+        age = vehicle_age_years(basis, vehicle.manufacture_year, vehicle.first_registration_date, today)
+        out.append(AgedVehicle(auth, age, int(param.value), basis, param.legal_basis))
+    return out
+
+
+# --- quota -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class QuotaState:
+    modality: str
+    label: str
+    population: int
+    slots: int
+    current: int
+    legal_basis: str
+
+    @property
+    def exceeded(self) -> bool:
+        return self.current > self.slots
+
+
+def quota_states() -> list[QuotaState]:
+    pack = regulation.current()
+    out = []
+    for modality in pack.modalities:
+        found = slots_for(pack, modality)
+        if found is None:
+            continue
+        slots, basis = found
+        out.append(QuotaState(modality, pack.modality_label(modality), pack.population, slots,
+                              count_current_grants(modality), basis))
+    return out

@@ -1,0 +1,239 @@
+"""Services over grants and alvarás: issue, status changes, bars. The only writers."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from licensing.grants.models import (
+    ALVARA_TRANSITIONS,
+    AUTHORIZATION_TRANSITIONS,
+    Alvara,
+    AlvaraStatus,
+    Authorization,
+    AuthorizationStatus,
+    GrantBar,
+)
+from licensing.grants.rules import add_years
+from portal import regulation
+from portal.audit import audit_log
+from portal.exceptions import InvalidTransition
+from portal.numbering import document_number, verification_code
+
+
+def freeze_on_commit(obj, kind: str) -> None:
+    """Once the issuing transaction commits, a worker renders, signs and stores the document
+    (outside the request and its locks); the first download does it if the worker has not yet."""
+    from licensing.grants.tasks import freeze_grant_document
+
+    transaction.on_commit(lambda: freeze_grant_document.delay(kind, obj.pk))
+
+
+def _alvara_validity(pack, valid_from: date, grant_until: date, modality: str) -> date:
+    years = pack.value("alvara.validity_years", modality)
+    if not years:
+        return grant_until
+    return min(add_years(valid_from, int(years)) - timedelta(days=1), grant_until)
+
+
+@transaction.atomic
+def authorization_issue(
+    *, actor, holder, vehicle, modality: str, valid_from: date | None = None,
+    auxiliaries: list | None = None, reason: str = "Outorga deferida", valid_until: date | None = None,
+) -> tuple[Authorization, list[Alvara]]:
+    """Issue the pack's grant act and its alvará(s), with gap-free numbers and audit. The term
+    counts from ``valid_from``, unless ``valid_until`` is given (a renewal that extends the term)."""
+    pack = regulation.current()
+    valid_from = valid_from or pack.today()
+    years = int(pack.value("grant.validity_years", modality))
+    valid_until = valid_until or add_years(valid_from, years) - timedelta(days=1)
+    act = pack.act("authorization")
+    year = valid_from.year
+    authorization = Authorization.objects.create(
+        number=document_number("authorization", year),
+        act_name=act.get("name", "Autorização"),
+        modality=modality,
+        holder=holder,
+        vehicle=vehicle,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        verification_code=verification_code(),
+        legal_basis=act.get("legal_basis", ""),
+        issued_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    audit_log(actor=actor, obj=authorization, action="authorization_issued", to_state=authorization.status,
+              reason=reason, data={"number": authorization.number, "valid_until": valid_until.isoformat()})
+    freeze_on_commit(authorization, "authorization")
+    alvaras = []
+    alvara_act = pack.act("alvara")
+    scope = alvara_act.get("scope", "none")
+    if scope != "none":
+        people = [(holder, False)]
+        if scope == "driver":
+            people += [(person, True) for person in (auxiliaries or [])]
+        for person, is_aux in people:
+            alvaras.append(alvara_issue(actor=actor, authorization=authorization, person=person,
+                                        is_auxiliary=is_aux, valid_from=valid_from))
+    return authorization, alvaras
+
+
+@transaction.atomic
+def alvara_issue(*, actor, authorization: Authorization, person, is_auxiliary: bool = False,
+                 valid_from: date | None = None, supersedes: Alvara | None = None) -> Alvara:
+    pack = regulation.current()
+    act = pack.act("alvara")
+    valid_from = valid_from or pack.today()
+    from licensing.grants.documents import alvara_pdf
+
+    if supersedes is not None:
+        alvara_pdf(supersedes)  # kept as it was issued before it is superseded
+        alvara_set_status(actor=actor, alvara=supersedes, to=AlvaraStatus.SUPERSEDED,
+                          reason="Substituído por novo alvará")
+    alvara = Alvara.objects.create(
+        number=document_number("alvara", valid_from.year),
+        doc_name=act.get("name", "Alvará"),
+        authorization=authorization,
+        person=person,
+        vehicle=authorization.vehicle if act.get("scope") == "vehicle" else None,
+        is_auxiliary=is_auxiliary,
+        valid_until=_alvara_validity(pack, valid_from, authorization.valid_until, authorization.modality),
+        verification_code=verification_code(),
+        legal_basis=act.get("legal_basis", ""),
+        supersedes=supersedes,
+    )
+    audit_log(actor=actor, obj=alvara, action="alvara_issued", to_state=alvara.status,
+              reason="Alvará emitido", data={"number": alvara.number, "authorization": authorization.number})
+    freeze_on_commit(alvara, "alvara")
+    return alvara
+
+
+# What happens to the alvarás when the grant changes status.
+_ALVARA_FOLLOW = {
+    AuthorizationStatus.SUSPENDED: AlvaraStatus.SUSPENDED,
+    AuthorizationStatus.CASSADA: AlvaraStatus.CANCELLED,
+    AuthorizationStatus.RENOUNCED: AlvaraStatus.CANCELLED,
+    AuthorizationStatus.CANCELLED: AlvaraStatus.CANCELLED,
+    AuthorizationStatus.EXPIRED: AlvaraStatus.EXPIRED,
+}
+
+
+@transaction.atomic
+def authorization_set_status(
+    *, actor, authorization: Authorization, to: str, reason: str, suspended_until: date | None = None,
+    data: dict | None = None,
+) -> Authorization:
+    """Move a grant to another status (one of AUTHORIZATION_TRANSITIONS), cascading to alvarás."""
+    locked = Authorization.objects.select_for_update().get(pk=authorization.pk)
+    if to not in AUTHORIZATION_TRANSITIONS.get(locked.status, set()):
+        raise InvalidTransition(
+            f"A autorização nº {locked.number} está {locked.get_status_display()} e não pode passar a "
+            f"{AuthorizationStatus(to).label}."
+        )
+    before = locked.status
+    locked.status = to
+    locked.status_reason = reason
+    locked.status_changed_at = timezone.now()
+    locked.suspended_until = suspended_until if to == AuthorizationStatus.SUSPENDED else None
+    locked.save(update_fields=["status", "status_reason", "status_changed_at", "suspended_until"])
+    audit_log(actor=actor, obj=locked, action="authorization_status", from_state=before, to_state=to,
+              reason=reason, data={**(data or {}), **({"suspended_until": suspended_until.isoformat()} if suspended_until else {})})
+    follow = _ALVARA_FOLLOW.get(to)
+    if to == AuthorizationStatus.ACTIVE:
+        for alvara in locked.alvaras.filter(status__in=[AlvaraStatus.SUSPENDED]):
+            alvara_set_status(actor=actor, alvara=alvara, to=AlvaraStatus.ACTIVE, reason=reason)
+    elif follow:
+        for alvara in locked.alvaras.filter(status__in=[AlvaraStatus.ACTIVE, AlvaraStatus.SUSPENDED, AlvaraStatus.RETAINED]):
+            if follow in ALVARA_TRANSITIONS.get(alvara.status, set()):
+                alvara_set_status(actor=actor, alvara=alvara, to=follow, reason=reason)
+    authorization.refresh_from_db()
+    return locked
+
+
+@transaction.atomic
+def authorization_set_suspension_end(*, actor, authorization: Authorization, until: date | None, reason: str,
+                                     data: dict | None = None) -> Authorization:
+    """Change the last day of a suspension being served (None = until regularised): a
+    further suspension adds to it instead of being lost."""
+    locked = Authorization.objects.select_for_update().get(pk=authorization.pk)
+    if locked.status != AuthorizationStatus.SUSPENDED:
+        raise InvalidTransition(f"A autorização nº {locked.number} não está suspensa.")
+    before = locked.suspended_until
+    locked.suspended_until = until
+    locked.status_reason = reason
+    locked.save(update_fields=["suspended_until", "status_reason"])
+    audit_log(actor=actor, obj=locked, action="authorization_suspension_extended", from_state=locked.status,
+              to_state=locked.status, reason=reason,
+              data={**(data or {}), "suspended_until_before": before.isoformat() if before else None,
+                    "suspended_until": until.isoformat() if until else None})
+    authorization.refresh_from_db()
+    return locked
+
+
+@transaction.atomic
+def alvara_set_status(*, actor, alvara: Alvara, to: str, reason: str) -> Alvara:
+    locked = Alvara.objects.select_for_update().get(pk=alvara.pk)
+    if to not in ALVARA_TRANSITIONS.get(locked.status, set()):
+        raise InvalidTransition(
+            f"O alvará nº {locked.number} está {locked.get_status_display()} e não pode passar a "
+            f"{AlvaraStatus(to).label}."
+        )
+    before = locked.status
+    locked.status = to
+    locked.status_reason = reason
+    locked.save(update_fields=["status", "status_reason"])
+    audit_log(actor=actor, obj=locked, action="alvara_status", from_state=before, to_state=to, reason=reason)
+    return locked
+
+
+@transaction.atomic
+def grant_bar_create(*, actor, person, until: date | None, reason: str, legal_basis: str, source: str = "") -> GrantBar:
+    bar = GrantBar.objects.create(cpf=person.cpf or "", person=person, until=until, reason=reason,
+                                  legal_basis=legal_basis, source=source)
+    audit_log(actor=actor, obj=bar, action="grant_bar_created", reason=reason,
+              data={"until": until.isoformat() if until else None, "legal_basis": legal_basis, "source": source})
+    return bar
+
+
+@transaction.atomic
+def grant_bars_lift(*, actor, source: str, on: date, reason: str) -> int:
+    """Lift the bars a decision created (``source``) when that decision is reformed on appeal;
+    the rows stay, with the day and the reason."""
+    lifted = 0
+    for bar in GrantBar.objects.select_for_update().filter(source=source, lifted_on__isnull=True):
+        bar.lifted_on = on
+        bar.lifted_reason = reason
+        bar.save(update_fields=["lifted_on", "lifted_reason"])
+        audit_log(actor=actor, obj=bar, action="grant_bar_lifted", reason=reason, data={"source": source})
+        lifted += 1
+    return lifted
+
+
+@transaction.atomic
+def authorization_restore(*, actor, authorization: Authorization, reason: str) -> list[Alvara]:
+    """Undo a cassação whose decision was reformed on appeal: the grant is active again (or
+    expired, if its term ended meanwhile). The alvarás cancelled with it stay cancelled (an issued
+    document is never edited); each person gets a new one for the rest of the term."""
+    locked = Authorization.objects.select_for_update().get(pk=authorization.pk)
+    if locked.status != AuthorizationStatus.CASSADA:
+        raise InvalidTransition(f"A autorização nº {locked.number} não está cassada.")
+    today = regulation.current().today()
+    to = AuthorizationStatus.ACTIVE if locked.valid_until >= today else AuthorizationStatus.EXPIRED
+    locked.status = to
+    locked.status_reason = reason
+    locked.status_changed_at = timezone.now()
+    locked.save(update_fields=["status", "status_reason", "status_changed_at"])
+    audit_log(actor=actor, obj=locked, action="authorization_status", from_state=AuthorizationStatus.CASSADA,
+              to_state=to, reason=reason, data={"restored": True})
+    issued: list[Alvara] = []
+    if to == AuthorizationStatus.ACTIVE:
+        seen: set[int] = set()
+        for old in locked.alvaras.filter(status=AlvaraStatus.CANCELLED, valid_until__gte=today).order_by("id"):
+            if old.person_id in seen:
+                continue
+            seen.add(old.person_id)
+            issued.append(alvara_issue(actor=actor, authorization=locked, person=old.person,
+                                       is_auxiliary=old.is_auxiliary))
+    authorization.refresh_from_db()
+    return issued

@@ -1,0 +1,45 @@
+"""Celery tasks of the grant jobs (``licensing.grants.jobs``). Each re-reads the state and is
+safe to run twice. Task names are pinned: queued messages and beat entries carry them."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from licensing.grants import jobs
+from portal.jobs import run_job
+
+
+@shared_task(acks_late=True, name="licensing.tasks.expire_grants")
+def expire_grants() -> int:
+    return run_job("licensing.expire_grants", lambda: jobs.expire_grants().changed)
+
+
+@shared_task(acks_late=True, name="licensing.tasks.send_renewal_reminders")
+def send_renewal_reminders() -> int:
+    return run_job("licensing.renewal_reminders", jobs.send_renewal_reminders)
+
+
+@shared_task(acks_late=True, name="licensing.tasks.check_vehicle_ages")
+def check_vehicle_ages() -> int:
+    return run_job("licensing.vehicle_age", jobs.check_vehicle_ages)
+
+
+@shared_task(acks_late=True, name="licensing.tasks.check_quotas")
+def check_quotas() -> int:
+    name = "licensing.quota_check"
+    return run_job(name, lambda: jobs.check_quotas(job_name=name))
+
+
+@shared_task(acks_late=True, name="licensing.tasks.freeze_grant_document")
+def freeze_grant_document(kind: str, pk: int) -> bool:
+    """Render, sign and store an issued act or alvará right after it was issued (idempotent:
+    a document already stored is left as it is)."""
+    from licensing.grants.documents import alvara_pdf, authorization_pdf
+    from licensing.grants.models import Alvara, Authorization
+
+    model, render = {"authorization": (Authorization, authorization_pdf), "alvara": (Alvara, alvara_pdf)}[kind]
+    obj = model.objects.filter(pk=pk).first()
+    if obj is None:
+        return False
+    render(obj)
+    return True
