@@ -44,7 +44,7 @@ def setup_pack(db, settings):
                 call_command("open_call", modality, "--start", (today - timedelta(days=5)).isoformat(),
                              "--end", (today + timedelta(days=25)).isoformat(), stdout=io.StringIO())
         call_command("seed_demo", stdout=io.StringIO())
-        return {r: token_for(r, settings.DEMO_PASSWORD) for r in ("atendente", "agente", "julgador")}
+        return {r: token_for(r, settings.DEMO_PASSWORD) for r in ("atendente", "agente", "julgador", "julgador2", "admin")}
 
     return _setup
 
@@ -209,10 +209,29 @@ def _issue_and_uphold(tokens, holder_token, plate, code, occurred: date, holder_
     inf_id = inf.json()["id"]
     assert clerk.post(f"/api/v1/infractions/{inf_id}/notify/", {"acknowledged_on": date.today().isoformat()},
                       format="json").status_code == 200
+    # no judgement while the defense period runs: the holder waives it in writing
+    early = judge.post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."},
+                       format="json")
+    assert early.status_code == 409 and early.json()["rule"]["code"] == "defense_period_running"
+    assert client(holder_token).post(f"/api/v1/infractions/{inf_id}/defense/waiver/",
+                                     {"text": "Renuncio ao prazo de defesa."}, format="json").status_code == 201
     judged = judge.post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."},
                         format="json")
     assert judged.status_code == 200, judged.content
-    return inf_id, judged.json()
+    body = judged.json()
+    assert body["appeal_deadline"] is None and body["decision_notice_pending"] is True
+    noticed = clerk.post(f"/api/v1/infractions/{inf_id}/decision-notice/", {"acknowledged_on": date.today().isoformat()},
+                         format="json")
+    assert noticed.status_code == 200, noticed.content
+    body["appeal_deadline"] = noticed.json()["appeal_deadline"]
+    return inf_id, body
+
+
+def record_regulation(tokens, key, value, on="2020-01-01"):
+    """The administrator records the regulation that fixes a value the law leaves to it."""
+    r = client(tokens["admin"]).post("/api/v1/regulations/", {"key": key, "number": "Decreto nº 10/2020",
+                                                              "date": on, "value": value}, format="json")
+    assert r.status_code == 201, r.content
 
 
 @pytest.mark.django_db
@@ -226,6 +245,7 @@ def test_alegre_second_fine_within_30_days_is_doubled(setup_pack, days_between, 
     catalogue = client(tokens["agente"]).get("/api/v1/infractions/catalogue/").json()
     items = catalogue if isinstance(catalogue, list) else catalogue["results"]
     code = next(i["code"] for i in items if i["code"].startswith("19-"))
+    record_regulation(tokens, f"fine:{code}", "150.00")
     today = date.today()
     first_id, first = _issue_and_uphold(tokens, alice, "QRS1A23", code, today - timedelta(days=days_between + 1), cpf)
     assert first["penalty"]["multiplier"] == 1 and first["penalty"]["recidivism"] is False
