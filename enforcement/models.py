@@ -134,6 +134,14 @@ class Infraction(models.Model):
         return [self.infraction_code, *[c for c in self.extra_codes if c != self.infraction_code]]
 
     @property
+    def judgeable_from(self):
+        """First day a julgador may decide while no defense or waiver came: the day after the
+        defense period (Lei 3.703/2022 art. 18, §4; PL 015/2025 art. 22)."""
+        from datetime import timedelta
+
+        return self.defense_deadline + timedelta(days=1) if self.defense_deadline else None
+
+    @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
 
@@ -144,7 +152,9 @@ class Infraction(models.Model):
             S.NOTIFIED: "Prazo aberto para a defesa prévia." if self.defense_deadline else "Aguardando julgamento.",
             S.DEFENSE_FILED: "Defesa recebida; aguardando julgamento.",
             S.AWAITING_JUDGEMENT: "Aguardando julgamento.",
-            S.UPHELD: "Auto julgado procedente; prazo aberto para recurso." if self.appeal_deadline else "Auto julgado procedente.",
+            S.UPHELD: ("Auto julgado procedente; prazo aberto para recurso." if self.appeal_deadline else
+                       "Auto julgado procedente; aguardando a notificação da decisão, que abre o prazo do recurso."
+                       if self.decision_notice_pending else "Auto julgado procedente."),
             S.APPEALED: "Recurso em análise.",
             S.DISMISSED: "Auto julgado improcedente e arquivado.",
             S.FINAL: "Decisão definitiva; penalidade aplicada.",

@@ -83,6 +83,11 @@ def notice_queue() -> QuerySet[Infraction]:
     return _base().filter(status=S.ISSUED).order_by("created_at", "id")
 
 
+def decision_notice_queue() -> QuerySet[Infraction]:
+    """Upheld decisions waiting for their notice (clerk): the appeal period has not started."""
+    return _base().filter(status=S.UPHELD, decision_notice_pending=True).order_by("status_changed_at", "id")
+
+
 def open_autos_for_plate(plate: str) -> QuerySet[Infraction]:
     return Infraction.objects.filter(plate=normalize_plate(plate), status__in=OPEN_STATUSES).order_by("-occurred_at")
 

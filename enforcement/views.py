@@ -213,6 +213,7 @@ class NoticeQueueView(RoleRequiredMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         ctx["page_obj"] = Paginator(selectors.notice_queue(), 30).get_page(self.request.GET.get("page"))
         ctx["fines"] = Fine.objects.select_related("infraction").filter(paid=False).order_by("due_date")[:30]
+        ctx["decisions"] = selectors.decision_notice_queue()[:30]
         return ctx
 
 

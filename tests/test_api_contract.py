@@ -293,3 +293,74 @@ def test_cassacao_ends_the_grant_and_bars_a_new_application(setup_pack):
     again = client(alice).post("/api/v1/applications/", application_payload(plate="XYZ9Z99"), format="json")
     assert again.status_code == 400 and again.json()["rule"]["code"] == "cassation.bar"
     assert "art. 19" in again.json()["rule"]["legal_basis"]
+
+
+PROCEDURE = {  # pack → (payload of the grant, code of an infraction with a fine, regulation key to record)
+    "alegre": (lambda: application_payload(doors=5), "19-I", "fine:19-I", "150.00"),
+    "itagiba": (lambda: application_payload(), "4-P1", "fiscal_unit", "5.00"),
+    "arapora": (lambda: application_payload(category="D", bid="1500.00"), "23-I", "fiscal_unit", "10.00"),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["alegre", "itagiba", "arapora"])
+def test_due_process_whole_procedure(setup_pack, slug):
+    """Issue #13 played from outside: notice → no judgement while the defense period runs → defense →
+    judgement (the example value charges nothing) → notice of the decision opens the appeal period →
+    appeal → the same julgador refused, another decides → final; the regulation recorded later, in
+    force on the day of the infraction, lets the fine be charged at the final decision."""
+    tokens = setup_pack(slug)
+    payload, code, key, value = PROCEDURE[slug]
+    cpf = "39053344705"
+    alice = sign_up(cpf, "Alice Taxista")
+    _, ap = run_grant(tokens, alice, payload())
+    assert ap.status_code == 200, ap.content
+    agent, clerk, judge = (client(tokens[r]) for r in ("agente", "atendente", "julgador"))
+    today = date.today()
+    inf = agent.post("/api/v1/infractions/", {
+        "plate": "QRS1A23", "infraction_code": code, "occurred_at": f"{(today - timedelta(days=3)).isoformat()}T10:00:00-03:00",
+        "location": "Centro", "description": "Constatado pelo agente.", "driver_cpf": cpf,
+        "alvara_retained": False}, format="json")
+    assert inf.status_code == 201, inf.content
+    inf_id = inf.json()["id"]
+    notified = clerk.post(f"/api/v1/infractions/{inf_id}/notify/",
+                          {"acknowledged_on": (today - timedelta(days=2)).isoformat()}, format="json")
+    assert notified.status_code == 200, notified.content
+    deadline = date.fromisoformat(notified.json()["defense_deadline"])
+    assert deadline >= today - timedelta(days=2) + timedelta(days=15) and notified.json()["defense_deadline_note"]
+    detail = clerk.get(f"/api/v1/infractions/{inf_id}/").json()
+    assert detail["periods"][0]["end"] == deadline.isoformat() and "art." in detail["periods"][0]["legal_basis"]
+    early = judge.post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."}, format="json")
+    assert early.status_code == 409 and early.json()["rule"]["code"] == "defense_period_running"
+    assert "art." in early.json()["rule"]["legal_basis"] and "errors" in early.json()
+    assert client(alice).post(f"/api/v1/infractions/{inf_id}/defense/", {"text": "Não fui eu."},
+                              format="json").status_code == 201
+    judged = judge.post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."},
+                        format="json")
+    assert judged.status_code == 200, judged.content
+    body = judged.json()
+    assert body["status"] == "upheld" and body["appeal_deadline"] is None and body["decision_notice_pending"]
+    assert body["penalty"]["amount"] is None and body["penalty"]["missing_regulation"]
+    appeal_days = {"alegre": 30, "itagiba": 30, "arapora": 10}[slug]
+    noticed = clerk.post(f"/api/v1/infractions/{inf_id}/decision-notice/", {"acknowledged_on": today.isoformat()},
+                         format="json")
+    assert noticed.status_code == 200, noticed.content
+    assert date.fromisoformat(noticed.json()["appeal_deadline"]) >= today + timedelta(days=appeal_days)
+    # the regulation that fixes the value, in force since before the infraction
+    r = client(tokens["admin"]).post("/api/v1/regulations/", {"key": key, "number": "Decreto nº 10/2020",
+                                                              "date": "2020-01-02", "value": value}, format="json")
+    assert r.status_code == 201, r.content
+    appeal = client(alice).post(f"/api/v1/infractions/{inf_id}/appeal/", {"text": "Recorro."}, format="json")
+    assert appeal.status_code == 201, appeal.content
+    same = judge.post(f"/api/v1/infractions/{inf_id}/appeal/judge/", {"granted": False, "grounds": "Mantida."},
+                      format="json")
+    assert same.status_code == 409 and same.json()["rule"]["code"] == "same_judge_both_instances"
+    decided = client(tokens["julgador2"]).post(f"/api/v1/infractions/{inf_id}/appeal/judge/",
+                                               {"granted": False, "grounds": "Mantida."}, format="json")
+    assert decided.status_code == 200, decided.content
+    assert decided.json()["status"] == "final"
+    detail = client(alice).get(f"/api/v1/infractions/{inf_id}/").json()
+    assert detail["fine"] is not None and detail["fine"]["amount"] == detail["penalty"]["amount"]
+    assert [n["instance"] for n in detail["decision_notices"]] == [1]
+    labels = [s["label"] for s in detail["timeline"]]
+    assert any("Notificação da decisão" in label for label in labels) and labels[-1] == "Decisão definitiva"
