@@ -1,4 +1,28 @@
-"""API v1 of enforcement (API.md "Enforcement"): thin views over services and selectors."""
+"""API v1 of enforcement (API.md "Enforcement"): thin views over services and selectors.
+
+Additions for due process (issue #13; the paths, fields and statuses of API.md stay):
+- ``POST /infractions/{id}/notify/`` also takes ``"published"`` (holder not found) and answers
+  ``"defense_deadline_note"`` (how the deadline was counted).
+- ``POST /infractions/{id}/judge/`` → 409 ``defense_period_running`` while the defense period runs
+  (unless a defense was filed or waived); answers ``"decision_notice_pending"`` and
+  ``"missing_regulation"``; ``"appeal_deadline"`` is null until the notice of the decision.
+- ``POST /infractions/{id}/decision-notice/`` (clerk) ``{"acknowledged_on", "refused"?, "published"?}``
+  → 200 ``{"appeal_deadline", "appeal_deadline_note", "number", "decision", "instance"}``.
+- ``POST /infractions/{id}/defense/waiver/`` (holder) ``{"text"}`` → 201.
+- ``POST /infractions/{id}/defense/paper/``, ``/defense/waiver/paper/``, ``/appeal/paper/`` (clerk),
+  multipart or JSON ``{"text", "received_on", "channel": "counter|post"}`` + ``pages`` files → 201;
+  timeliness judged by ``received_on``.
+- ``POST /infractions/{id}/appeal/judge/`` → 409 ``same_judge_both_instances`` for whoever decided an
+  earlier instance; 409 ``review_hearing_required`` before an ex officio review reforms a dismissal.
+- ``POST /infractions/{id}/review/hearing/`` (clerk) ``{"acknowledged_on"}``,
+  ``POST /infractions/{id}/review/allegations/`` (holder) ``{"text"}``.
+- ``GET|POST /regulations/`` (admin) ``{"key": "fiscal_unit|fine:<code>", "number", "date", "value",
+  "effective_from"?}`` → 201; GET lists the recorded ones and the ``missing``.
+- ``GET /infractions/{id}/`` adds ``periods`` (start, end, legal_basis, counted, state), ``timeline``,
+  ``allowed_actions`` (code, label, by, until/from, legal_basis), ``decision_notices``,
+  ``defense_waiver`` and the channel of each piece.
+- A penalty resting on an example value has ``"amount": null`` and ``"missing_regulation"``.
+"""
 
 from __future__ import annotations
 

@@ -801,6 +801,12 @@ def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) 
     appeal = inf.appeals.filter(granted__isnull=True).order_by("-instance", "-id").first()
     if appeal is None or inf.status not in (S.APPEALED, S.DISMISSED):
         raise InvalidTransition(f"O auto nº {inf.number} não tem recurso pendente de julgamento.")
+    group = pack.value("appeal.authority_group", modality)
+    if group and not actor.groups.filter(name=group).exists():
+        basis = pack.basis("appeal.authority_group", modality)
+        raise RuleViolation("not_appeal_authority",
+                            f"O recurso é decidido pela autoridade designada ({group}) — {basis}.",
+                            basis, field="granted", conflict=True)
     if pack.value("appeal.distinct_judge", modality, default=True):
         violation = rules.same_judge_violation(
             actor.pk, earlier_judges(inf, appeal),

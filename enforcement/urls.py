@@ -19,6 +19,8 @@ urlpatterns = [
     path("fiscalizacao/autos/<int:pk>/recurso/papel/", views.PaperView.as_view(piece="appeal"), name="appeal-paper"),
     path("fiscalizacao/autos/<int:pk>/decisao/notificar/", views.DecisionNoticeView.as_view(), name="decision-notice"),
     path("fiscalizacao/autos/<int:pk>/revisao/intimar/", views.ReviewHearingView.as_view(), name="review-hearing"),
+    path("fiscalizacao/autos/<int:pk>/revisao/alegacoes/", views.ReviewAllegationsView.as_view(),
+         name="review-allegations"),
     path("fiscalizacao/regulamentos/", views.RegulationView.as_view(), name="regulations"),
     path("fiscalizacao/autos/<int:pk>/julgar/", views.JudgeView.as_view(), name="judge"),
     path("fiscalizacao/autos/<int:pk>/recurso/", views.AppealView.as_view(), name="appeal"),

@@ -109,6 +109,8 @@ def _context_for(inf, user) -> dict:
                        and inf.defense_deadline >= pack.today()),
         "can_appeal": (inf.holder_id == user.pk and inf.status == S.UPHELD and (
             inf.decision_notice_pending or (bool(inf.appeal_deadline) and inf.appeal_deadline >= pack.today()))),
+        "can_allege": (inf.holder_id == user.pk and inf.status == S.DISMISSED and inf.review_hearing_deadline is not None
+                       and inf.review_hearing_deadline >= pack.today()),
         "can_waive": (inf.holder_id == user.pk and inf.status == S.NOTIFIED and bool(inf.defense_deadline)
                       and inf.defense_deadline >= pack.today()),
         "action_codes": {a["code"] for a in proc["actions"]},
@@ -457,6 +459,25 @@ class ReviewHearingView(ActionView):
     def perform(self, request, inf, d):
         inf = services.review_hearing_open(actor=request.user, infraction=inf, acknowledged_on=d["acknowledged_on"])
         return f"Intimação registrada. Alegações até {inf.review_hearing_deadline:%d/%m/%Y}."
+
+
+class ReviewAllegationsView(ActionView):
+    roles = (Role.APPLICANT,)
+    form_class = forms.PieceForm
+    title = "Apresentar alegações na revisão de ofício"
+    parent = ("Meus autos", "enforcement:mine")
+    holder_only = True
+
+    def extra_context(self, inf) -> dict:
+        notes = []
+        if inf.review_hearing_deadline:
+            notes.append(f"Prazo das alegações: até {inf.review_hearing_deadline:%d/%m/%Y}.")
+        return {"notes": notes}
+
+    def perform(self, request, inf, d):
+        services.review_allegations_file(actor=request.user, infraction=inf, text=d["text"],
+                                         attachments=d["attachments"])
+        return "Alegações recebidas; serão consideradas na revisão de ofício."
 
 
 class RegulationView(RoleRequiredMixin, View):
