@@ -154,7 +154,13 @@ def test_itagiba_taxi_journey(setup_pack):
     notified = client(tokens["atendente"]).post(f"/api/v1/infractions/{inf_id}/notify/",
                                                 {"acknowledged_on": date.today().isoformat()}, format="json")
     assert notified.status_code == 200, notified.content
-    assert notified.json()["defense_deadline"] == (date.today() + timedelta(days=15)).isoformat()
+    # 15 days from the ciência; a last day without office hours moves to the next business day (Lei 9.784 art. 66)
+    from enforcement.rules import non_business_reason
+
+    last = date.today() + timedelta(days=15)
+    while non_business_reason(last, uf="BA"):
+        last += timedelta(days=1)
+    assert notified.json()["defense_deadline"] == last.isoformat()
     assert client(bob).get(f"/api/v1/infractions/{inf_id}/").status_code == 404
     defense = client(alice).post(f"/api/v1/infractions/{inf_id}/defense/", {"text": "Não fui eu."}, format="json")
     assert defense.status_code == 201, defense.content

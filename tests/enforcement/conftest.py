@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from portal import regulation
-from tests.enforcement.helpers import at
+from tests.enforcement.helpers import D, at
 from tests.factories import VehicleFactory, issue_authorization
 
 
@@ -99,3 +99,22 @@ def chain(api, clerk, judge):
         return other_judge()
 
     return Chain()
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """clock.set(day): the municipality's "today" (the decision date, the day a piece is filed);
+    starts on ``D``, a business day without holidays around it, so that boundaries do not depend
+    on the day the tests run."""
+
+    class Clock:
+        day = D
+
+        def set(self, day):
+            self.day = day
+
+    c = Clock()
+    monkeypatch.setattr(regulation.Pack, "today", lambda self: c.day)
+    return c
+
+

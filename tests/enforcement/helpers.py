@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 
 from django.utils import timezone
 
 from portal import regulation
+
+# A Tuesday without holidays around it, in the past of any run of these tests.
+D = date(2026, 6, 16)
 
 
 def at(day, hour=10) -> str:

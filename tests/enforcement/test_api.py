@@ -279,8 +279,9 @@ def test_fine_without_value_is_recorded_without_amount_naming_the_missing_regula
 
 
 @pytest.mark.parametrize("days_ago,expected", [(15, 201), (16, 409)])
-def test_defense_on_the_last_day_accepted_next_day_refused(api, alegre, applicant, grant, issue, chain, days_ago, expected):
-    today = alegre.today()
+def test_defense_on_the_last_day_accepted_next_day_refused(api, alegre, applicant, grant, issue, chain, clock, days_ago,
+                                                          expected):
+    today = alegre.today()  # the clock: a business day, so that the 15th day is not moved on
     body = issue(grant.vehicle.plate, "19-I", today - timedelta(days=days_ago))
     chain.notify(body["id"], today - timedelta(days=days_ago))
     r = api(applicant).post(f"/api/v1/infractions/{body['id']}/defense/", {"text": "Defesa"}, format="json")

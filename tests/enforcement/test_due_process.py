@@ -12,29 +12,12 @@ from enforcement import services
 from enforcement.models import Infraction
 from portal import regulation
 from portal.models import AuditEntry
-from tests.enforcement.helpers import other_judge
+from tests.enforcement.helpers import D, other_judge
 
 pytestmark = pytest.mark.django_db
 
-# A Tuesday without holidays around it, in the past of any run of these tests.
-D = date(2026, 6, 16)
 CODE = {"alegre": "19-I", "itagiba": "4-P1", "arapora": "23-I"}
 FINE_CODE = CODE
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """clock.set(day): the municipality's "today" (the decision date, the day a piece is filed)."""
-
-    class Clock:
-        day = D
-
-        def set(self, day):
-            self.day = day
-
-    c = Clock()
-    monkeypatch.setattr(regulation.Pack, "today", lambda self: c.day)
-    return c
 
 
 @pytest.fixture

@@ -37,7 +37,8 @@ def _chain_html(web, pack, grant, code, agent, clerk, judge, applicant, appeal=T
     inf.refresh_from_db()
     if inf.status == "notified":
         page = web(applicant).get(reverse("enforcement:mine")).content.decode()
-        assert inf.number in page and "faltam 15 dias" in page
+        days = (inf.defense_deadline - today).days  # 15, or more when the last day had no office hours
+        assert inf.number in page and f"faltam {days} dias" in page
         r = web(applicant).post(reverse("enforcement:defense", args=[inf.pk]), {"text": "Não cometi a infração."})
         assert r.status_code == 302
     queue = web(judge).get(reverse("enforcement:queue")).content.decode()
