@@ -258,6 +258,7 @@ class Appeal(models.Model):
     grounds = models.TextField("fundamentação da decisão", blank=True)
     judge = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     decided_at = models.DateTimeField("decidido em", null=True, blank=True)
+    decided_on = models.DateField("data da decisão (local)", null=True, blank=True)
     number = models.CharField("número da decisão", max_length=12, blank=True)
 
     class Meta:

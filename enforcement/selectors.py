@@ -251,7 +251,7 @@ def procedure(inf: Infraction, pack=None) -> dict:
                                                     f"Recurso interposto ({a.get_channel_display()})")
                       + (f" — {a.authority}" if a.authority else ""), "legal_basis": ""})
         if a.decided_at:
-            steps.append({"date": a.decided_at.astimezone(pack.tz).date(),
+            steps.append({"date": a.decided_on or a.decided_at.astimezone(pack.tz).date(),
                           "label": f"Decisão do recurso nº {a.number}: " + ("provido" if a.granted else "não provido"),
                           "legal_basis": ""})
     if inf.review_hearing_deadline:

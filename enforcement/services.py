@@ -637,7 +637,9 @@ def _decided_on(inf: Infraction, instance: int) -> date | None:
         judgement = Judgement.objects.filter(infraction=inf).first()
         return judgement.decided_on if judgement else None
     appeal = inf.appeals.filter(instance=instance - 1, granted__isnull=False).order_by("-id").first()
-    return appeal.decided_at.astimezone(pack.tz).date() if appeal and appeal.decided_at else None
+    if appeal is None:
+        return None
+    return appeal.decided_on or (appeal.decided_at.astimezone(pack.tz).date() if appeal.decided_at else None)
 
 
 @transaction.atomic
@@ -832,8 +834,9 @@ def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) 
     appeal.grounds = grounds.strip()
     appeal.judge = actor
     appeal.decided_at = timezone.now()
+    appeal.decided_on = today
     appeal.number = document_number("decision", today.year)
-    appeal.save(update_fields=["granted", "grounds", "judge", "decided_at", "number"])
+    appeal.save(update_fields=["granted", "grounds", "judge", "decided_at", "decided_on", "number"])
     audit_log(actor=actor, obj=inf, action="appeal_judged", from_state=inf.status, to_state=inf.status,
               reason=grounds.strip(), data={"instance": appeal.instance, "granted": bool(granted),
                                             "ex_officio": appeal.ex_officio, "decision": appeal.number})

@@ -409,3 +409,33 @@ def test_where_the_pack_designates_the_appeal_authority_only_its_members_decide(
     assert r.status_code == 409 and r.json()["rule"]["code"] == "not_appeal_authority"
     other.groups.add(Group.objects.get_or_create(name="autoridade_recursal")[0])
     assert api(other).post(url, {"granted": False, "grounds": "Mantida."}, format="json").status_code == 200
+
+
+def test_arapora_second_instance_counts_from_the_notice_of_the_appeal_decision(api, arapora, applicant, judge,
+                                                                               grant_on, issue, chain, clock):
+    """Lei 724/2008 art. 25, §2: for D and E, 10 more days to the Prefeito, from the notice of the
+    Secretaria's decision; the same people never decide twice."""
+    from tests.conftest import make_user
+
+    pk = _issue(issue, arapora, grant_on, D - timedelta(days=60), code="23-II")  # B-1, C-2 and D
+    clock.set(D - timedelta(days=30))
+    chain.notify(pk, D - timedelta(days=55))
+    assert _judge(api, judge, pk).status_code == 200
+    chain.decision_notice(pk, D - timedelta(days=30))
+    api(applicant).post(f"/api/v1/infractions/{pk}/appeal/", {"text": "1ª instância."}, format="json")
+    clock.set(D - timedelta(days=10))
+    first = chain.judge_appeal(pk, granted=False, notify_decision=False)
+    assert first["status"] == "upheld" and first["decision_notice_pending"] is True
+    noticed = chain.decision_notice(pk, D - timedelta(days=10))
+    assert noticed["instance"] == 2 and noticed["appeal_deadline"] == D.isoformat()
+    clock.set(D + timedelta(days=1))
+    r = api(applicant).post(f"/api/v1/infractions/{pk}/appeal/", {"text": "Tarde."}, format="json")
+    assert r.status_code == 409 and "art. 25, §2" in r.json()["rule"]["legal_basis"]
+    clock.set(D)
+    assert api(applicant).post(f"/api/v1/infractions/{pk}/appeal/", {"text": "2ª instância."},
+                               format="json").status_code == 201
+    chain.judge_appeal(pk, granted=False, expect=409)  # decided the first appeal
+    final = chain.judge_appeal(pk, granted=False, user=make_user("prefeito", "julgador"))
+    assert final["status"] == "final"
+    grant_on.refresh_from_db()
+    assert grant_on.status == "suspended"  # only now, with the final decision
