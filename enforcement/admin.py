@@ -2,7 +2,17 @@
 
 from django.contrib import admin
 
-from enforcement.models import Appeal, Defense, Fine, Infraction, Judgement, Notice
+from enforcement.models import (
+    Appeal,
+    DecisionNotice,
+    Defense,
+    DefenseWaiver,
+    Fine,
+    Infraction,
+    Judgement,
+    Notice,
+    RecordedRegulation,
+)
 from portal.admin import ReadOnlyAdmin
 
 
@@ -28,5 +38,13 @@ class InfractionAdmin(ImmutableAdmin):
     list_select_related = ("holder",)
 
 
-for model in (Notice, Defense, Judgement, Appeal, Fine):
+for model in (Notice, Defense, Judgement, Appeal, Fine, DefenseWaiver, DecisionNotice):
     admin.site.register(model, ImmutableAdmin)
+
+
+@admin.register(RecordedRegulation)
+class RecordedRegulationAdmin(ImmutableAdmin):
+    """Recorded on the staff page (/fiscalizacao/regulamentos/) or the API, with its audit entry."""
+
+    list_display = ("key", "act_number", "act_date", "effective_from", "value", "recorded_by", "recorded_at")
+    list_filter = ("key",)

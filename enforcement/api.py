@@ -1,4 +1,28 @@
-"""API v1 of enforcement (API.md "Enforcement"): thin views over services and selectors."""
+"""API v1 of enforcement (API.md "Enforcement"): thin views over services and selectors.
+
+Additions for due process (issue #13; the paths, fields and statuses of API.md stay):
+- ``POST /infractions/{id}/notify/`` also takes ``"published"`` (holder not found) and answers
+  ``"defense_deadline_note"`` (how the deadline was counted).
+- ``POST /infractions/{id}/judge/`` → 409 ``defense_period_running`` while the defense period runs
+  (unless a defense was filed or waived); answers ``"decision_notice_pending"`` and
+  ``"missing_regulation"``; ``"appeal_deadline"`` is null until the notice of the decision.
+- ``POST /infractions/{id}/decision-notice/`` (clerk) ``{"acknowledged_on", "refused"?, "published"?}``
+  → 200 ``{"appeal_deadline", "appeal_deadline_note", "number", "decision", "instance"}``.
+- ``POST /infractions/{id}/defense/waiver/`` (holder) ``{"text"}`` → 201.
+- ``POST /infractions/{id}/defense/paper/``, ``/defense/waiver/paper/``, ``/appeal/paper/`` (clerk),
+  multipart or JSON ``{"text", "received_on", "channel": "counter|post"}`` + ``pages`` files → 201;
+  timeliness judged by ``received_on``.
+- ``POST /infractions/{id}/appeal/judge/`` → 409 ``same_judge_both_instances`` for whoever decided an
+  earlier instance; 409 ``review_hearing_required`` before an ex officio review reforms a dismissal.
+- ``POST /infractions/{id}/review/hearing/`` (clerk) ``{"acknowledged_on"}``,
+  ``POST /infractions/{id}/review/allegations/`` (holder) ``{"text"}``.
+- ``GET|POST /regulations/`` (admin) ``{"key": "fiscal_unit|fine:<code>", "number", "date", "value",
+  "effective_from"?}`` → 201; GET lists the recorded ones and the ``missing``.
+- ``GET /infractions/{id}/`` adds ``periods`` (start, end, legal_basis, counted, state), ``timeline``,
+  ``allowed_actions`` (code, label, by, until/from, legal_basis), ``decision_notices``,
+  ``defense_waiver`` and the channel of each piece.
+- A penalty resting on an example value has ``"amount": null`` and ``"missing_regulation"``.
+"""
 
 from __future__ import annotations
 
@@ -42,6 +66,28 @@ class InfractionCreateSerializer(serializers.Serializer):
 class NotifySerializer(serializers.Serializer):
     acknowledged_on = serializers.DateField(label="data da ciência")
     refused = serializers.BooleanField(label="recusou-se a receber", required=False, default=False)
+    published = serializers.BooleanField(label="notificado por publicação", required=False, default=False)
+
+
+class PaperSerializer(serializers.Serializer):
+    """A piece delivered on paper at the counter or by post, recorded by a clerk."""
+
+    text = serializers.CharField(label="resumo / transcrição da peça", max_length=20000)
+    received_on = serializers.DateField(label="data do recebimento")
+    channel = serializers.ChoiceField(label="meio", choices=[("counter", "balcão"), ("post", "correio")],
+                                      required=False, default="counter")
+
+
+class WaiverSerializer(serializers.Serializer):
+    text = serializers.CharField(label="termo de renúncia", max_length=20000)
+
+
+class RegulationSerializer(serializers.Serializer):
+    key = serializers.CharField(label="valor regulamentado", max_length=40)
+    number = serializers.CharField(label="número do regulamento", max_length=60)
+    date = serializers.DateField(label="data do regulamento")
+    value = serializers.DecimalField(label="valor (R$)", max_digits=12, decimal_places=2, min_value=0)
+    effective_from = serializers.DateField(label="vigente desde", required=False, allow_null=True, default=None)
 
 
 class TextSerializer(serializers.Serializer):
@@ -74,6 +120,8 @@ def summary(inf: Infraction) -> dict:
         "holder": inf.holder.display_name if inf.holder_id else None,
         "defense_deadline": inf.defense_deadline, "appeal_deadline": inf.appeal_deadline,
         "penalty": inf.penalty, "next_step": inf.next_step,
+        "defense_deadline_note": inf.defense_deadline_note, "appeal_deadline_note": inf.appeal_deadline_note,
+        "decision_notice_pending": inf.decision_notice_pending,
     }
 
 
@@ -82,6 +130,7 @@ def detail(inf: Infraction) -> dict:
     defense = getattr(inf, "defense", None) if hasattr(inf, "defense") else None
     judgement = getattr(inf, "judgement", None) if hasattr(inf, "judgement") else None
     fine = getattr(inf, "fine", None) if hasattr(inf, "fine") else None
+    waiver = getattr(inf, "defense_waiver", None) if hasattr(inf, "defense_waiver") else None
     return {
         **summary(inf),
         "catalogue": inf.catalogue,
@@ -93,14 +142,24 @@ def detail(inf: Infraction) -> dict:
         "alvara_retained": inf.alvara_retained, "signature_refused": inf.signature_refused,
         "created_at": inf.created_at, "final_on": inf.final_on, "appeal_instance": inf.appeal_instance,
         "suspension_until": inf.suspension_until, "cancel_reason": inf.cancel_reason,
-        "notice": notice and {"number": notice.number, "acknowledged_on": notice.acknowledged_on, "refused": notice.refused},
-        "defense": defense and {"text": defense.text, "filed_at": defense.filed_at},
+        "notice": notice and {"number": notice.number, "acknowledged_on": notice.acknowledged_on, "refused": notice.refused,
+                              "published": notice.published},
+        "defense": defense and {"text": defense.text, "filed_at": defense.filed_at, "filed_on": defense.filed_on,
+                                "channel": defense.channel,
+                                "received_by": defense.received_by.display_name if defense.received_by_id else None},
+        "defense_waiver": waiver and {"waived_on": waiver.waived_on, "channel": waiver.channel, "text": waiver.text},
+        "decision_notices": [
+            {"number": dn.number, "instance": dn.instance, "decision": dn.decision, "acknowledged_on": dn.acknowledged_on,
+             "refused": dn.refused, "published": dn.published, "appeal_deadline": dn.appeal_deadline}
+            for dn in inf.decision_notices.all()
+        ],
+        **_procedure(inf),
         "judgement": judgement and {"number": judgement.number, "upheld": judgement.upheld, "grounds": judgement.grounds,
                                     "penalty": judgement.penalty, "recidivism_refs": judgement.recidivism_refs,
                                     "decided_at": judgement.decided_at},
         "appeals": [
             {"instance": a.instance, "ex_officio": a.ex_officio, "authority": a.authority, "text": a.text,
-             "filed_at": a.filed_at, "granted": a.granted, "grounds": a.grounds, "decided_at": a.decided_at,
+             "filed_at": a.filed_at, "filed_on": a.filed_on, "channel": a.channel, "granted": a.granted, "grounds": a.grounds, "decided_at": a.decided_at,
              "number": a.number}
             for a in inf.appeals.all()
         ],
@@ -120,6 +179,11 @@ def detail(inf: Infraction) -> dict:
             for e in history_for(inf)
         ],
     }
+
+
+def _procedure(inf: Infraction) -> dict:
+    proc = selectors.procedure(inf)
+    return {"periods": proc["periods"], "timeline": proc["timeline"], "allowed_actions": proc["actions"]}
 
 
 # --- views ---------------------------------------------------------------------------
@@ -203,8 +267,131 @@ class NotifyView(APIView):
         ser.is_valid(raise_exception=True)
         inf = services.infraction_notify(actor=request.user, infraction=get_object_or_404(Infraction, pk=pk),
                                          acknowledged_on=ser.validated_data["acknowledged_on"],
-                                         refused=ser.validated_data["refused"])
-        return Response({"status": inf.status, "defense_deadline": inf.defense_deadline})
+                                         refused=ser.validated_data["refused"],
+                                         published=ser.validated_data["published"])
+        return Response({"status": inf.status, "defense_deadline": inf.defense_deadline,
+                         "defense_deadline_note": inf.defense_deadline_note})
+
+
+class DecisionNoticeView(APIView):
+    """POST /api/v1/infractions/{id}/decision-notice/ (clerk) — notice of the decision: opens the
+    appeal period from its ciência (or refusal, or publication)."""
+
+    permission_classes = [IsClerk]
+
+    @extend_schema(request=NotifySerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        ser = NotifySerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        notice = services.decision_notice_record(
+            actor=request.user, infraction=get_object_or_404(Infraction, pk=pk),
+            acknowledged_on=ser.validated_data["acknowledged_on"], refused=ser.validated_data["refused"],
+            published=ser.validated_data["published"])
+        inf = Infraction.objects.get(pk=pk)
+        return Response({"number": notice.number, "decision": notice.decision, "instance": notice.instance,
+                         "appeal_deadline": notice.appeal_deadline, "appeal_deadline_note": inf.appeal_deadline_note,
+                         "status": inf.status})
+
+
+class DefenseWaiverView(APIView):
+    """POST /api/v1/infractions/{id}/defense/waiver/ (the holder) — written waiver of the defense period."""
+
+    @extend_schema(request=WaiverSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        inf = _own(request, pk)
+        ser = WaiverSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        waiver = services.defense_waive(actor=request.user, infraction=inf, text=ser.validated_data["text"])
+        inf.refresh_from_db()
+        return Response({"status": inf.status, "waived_on": waiver.waived_on}, status=status.HTTP_201_CREATED)
+
+
+class PaperPieceView(APIView):
+    """POST /api/v1/infractions/{id}/{defense|defense/waiver|appeal|review/allegations}/paper/ (clerk):
+    a piece delivered at the counter or by post, with its date of receipt (which judges timeliness)
+    and the scanned pages (``pages``)."""
+
+    permission_classes = [IsClerk]
+    piece = "defense"
+
+    @extend_schema(request=PaperSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        ser = PaperSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        d = ser.validated_data
+        inf = get_object_or_404(Infraction, pk=pk)
+        kwargs = {"actor": request.user, "infraction": inf, "text": d["text"], "on": d["received_on"],
+                  "channel": d["channel"], "attachments": request.FILES.getlist("pages")}
+        service = {"defense": services.defense_file, "waiver": services.defense_waive,
+                   "appeal": services.appeal_file, "allegations": services.review_allegations_file}[self.piece]
+        obj = service(**kwargs)
+        inf.refresh_from_db()
+        return Response({"id": obj.pk, "status": inf.status, "received_on": d["received_on"], "channel": d["channel"],
+                         "received_by": request.user.get_full_name() or request.user.get_username()},
+                        status=status.HTTP_201_CREATED)
+
+
+class ReviewHearingView(APIView):
+    """POST /api/v1/infractions/{id}/review/hearing/ (clerk) — the holder notified to be heard before an
+    ex officio review may make the decision worse."""
+
+    permission_classes = [IsClerk]
+
+    @extend_schema(request=NotifySerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        ser = NotifySerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        inf = services.review_hearing_open(actor=request.user, infraction=get_object_or_404(Infraction, pk=pk),
+                                           acknowledged_on=ser.validated_data["acknowledged_on"])
+        return Response({"status": inf.status, "hearing_deadline": inf.review_hearing_deadline})
+
+
+class ReviewAllegationsView(APIView):
+    """POST /api/v1/infractions/{id}/review/allegations/ (the holder)."""
+
+    @extend_schema(request=TextSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request, pk: int):
+        inf = _own(request, pk)
+        ser = TextSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        services.review_allegations_file(actor=request.user, infraction=inf, text=ser.validated_data["text"],
+                                         attachments=request.FILES.getlist("attachments"))
+        return Response({"status": inf.status}, status=status.HTTP_201_CREATED)
+
+
+def regulation_row(row) -> dict:
+    return {"id": row.pk, "key": row.key, "number": row.act_number, "date": row.act_date,
+            "effective_from": row.effective_from, "value": str(row.value),
+            "recorded_by": row.recorded_by.get_username(), "recorded_at": row.recorded_at}
+
+
+class RegulationListCreateView(APIView):
+    """GET/POST /api/v1/regulations/ (admin) — regulations that fix the values the law leaves to them
+    (fine of an infraction, fiscal unit); until recorded, the example values produce no legal effect."""
+
+    permission_classes = [role_permission(Role.ADMIN)]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request):
+        from enforcement.models import RecordedRegulation
+
+        pack = regulation.current()
+        rows = RecordedRegulation.objects.filter(municipality_id=pack.municipality_id).select_related("recorded_by")
+        recorded = {r.key for r in rows}
+        return Response({
+            "results": [regulation_row(r) for r in rows],
+            "missing": [{"key": k, "label": label, "legal_basis": basis}
+                        for k, label, basis in services.regulation_keys(pack) if k not in recorded],
+        })
+
+    @extend_schema(request=RegulationSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        ser = RegulationSerializer(data=request.data)
+        ser.is_valid(raise_exception=True)
+        d = ser.validated_data
+        row = services.regulation_record(actor=request.user, key=d["key"], act_number=d["number"], act_date=d["date"],
+                                         value=d["value"], effective_from=d["effective_from"])
+        return Response(regulation_row(row), status=status.HTTP_201_CREATED)
 
 
 class DefenseView(APIView):
@@ -235,6 +422,8 @@ class JudgeView(APIView):
             "status": "upheld" if judgement.upheld else "dismissed",
             "penalty": judgement.penalty,
             "appeal_deadline": inf.appeal_deadline if judgement.upheld else None,
+            "decision_notice_pending": inf.decision_notice_pending,
+            "missing_regulation": (judgement.penalty or {}).get("missing_regulation"),
             "decision": judgement.number,
             "current_status": inf.status,
             "ex_officio_review": inf.appeals.filter(ex_officio=True, granted__isnull=True).exists(),
@@ -266,6 +455,7 @@ class AppealJudgeView(APIView):
         inf.refresh_from_db()
         return Response({"granted": appeal.granted, "status": inf.status, "penalty": inf.penalty,
                          "appeal_deadline": inf.appeal_deadline if inf.status == "upheld" else None,
+                         "decision_notice_pending": inf.decision_notice_pending,
                          "decision": appeal.number})
 
 

@@ -88,6 +88,54 @@ class NoticeForm(FriendlyRequiredMixin, forms.Form):
                                       widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
                                       help_text="O prazo da defesa conta a partir do dia seguinte.")
     refused = forms.BooleanField(label="O autuado recusou-se a receber a notificação", required=False)
+    published = forms.BooleanField(label="Autuado não localizado: notificado por publicação (data da publicação)",
+                                   required=False)
+
+
+class DecisionNoticeForm(NoticeForm):
+    acknowledged_on = forms.DateField(label="Data da ciência da decisão (ou da recusa, ou da publicação)",
+                                      widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                      help_text="O prazo do recurso conta a partir do dia seguinte.")
+
+
+class HearingForm(FriendlyRequiredMixin, forms.Form):
+    acknowledged_on = forms.DateField(label="Data da ciência da intimação",
+                                      widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                      help_text="O prazo das alegações conta a partir do dia seguinte.")
+
+
+class WaiverForm(FriendlyRequiredMixin, forms.Form):
+    text = forms.CharField(label="Termo de renúncia", widget=forms.Textarea(attrs={"rows": 4}),
+                           initial="Declaro que renuncio ao restante do prazo para apresentar defesa prévia.",
+                           help_text="Com a renúncia, o auto pode ser julgado antes do fim do prazo.")
+
+
+class PaperForm(FriendlyRequiredMixin, forms.Form):
+    """A piece delivered on paper, recorded by the clerk."""
+
+    channel = forms.ChoiceField(label="Entregue", choices=[("counter", "no balcão (protocolo)"),
+                                                           ("post", "pelo correio")])
+    received_on = forms.DateField(label="Data do recebimento",
+                                  widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                  help_text="A tempestividade é julgada por esta data.")
+    text = forms.CharField(label="Resumo ou transcrição da peça", widget=forms.Textarea(attrs={"rows": 6}))
+    attachments = MultipleFileField(label="Páginas digitalizadas", help_text="PDF, JPEG ou PNG.")
+
+
+class RegulationForm(FriendlyRequiredMixin, forms.Form):
+    key = forms.ChoiceField(label="Valor que o regulamento fixa")
+    act_number = forms.CharField(label="Número do regulamento (decreto)", max_length=60,
+                                 help_text="Ex.: Decreto nº 1.234/2026.")
+    act_date = forms.DateField(label="Data do regulamento",
+                               widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    effective_from = forms.DateField(label="Vigente desde (se diferente da data)", required=False,
+                                     widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    value = forms.DecimalField(label="Valor (R$)", max_digits=12, decimal_places=2, min_value=0,
+                               help_text="Em reais: valor da multa, ou de uma unidade fiscal.")
+
+    def __init__(self, *args, choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["key"].choices = [("", "—")] + list(choices)
 
 
 class PieceForm(FriendlyRequiredMixin, forms.Form):

@@ -99,6 +99,12 @@ class Infraction(models.Model):
     defense_deadline = models.DateField("prazo da defesa", null=True, blank=True)
     appeal_deadline = models.DateField("prazo do recurso", null=True, blank=True)
     appeal_instance = models.PositiveSmallIntegerField("instância do próximo recurso", default=1)
+    defense_deadline_note = models.CharField("contagem do prazo da defesa", max_length=400, blank=True)
+    appeal_deadline_note = models.CharField("contagem do prazo do recurso", max_length=400, blank=True)
+    decision_notice_pending = models.BooleanField(
+        "aguardando a notificação da decisão", default=False,
+        help_text="O prazo de recurso só corre da ciência da notificação da decisão.")
+    review_hearing_deadline = models.DateField("prazo das alegações (revisão de ofício)", null=True, blank=True)
     penalty = models.JSONField("penalidade", null=True, blank=True)
     final_on = models.DateField("decisão definitiva em", null=True, blank=True)
     effects_on = models.DateField("efeitos sobre a autorização aplicados em", null=True, blank=True,
@@ -128,6 +134,14 @@ class Infraction(models.Model):
         return [self.infraction_code, *[c for c in self.extra_codes if c != self.infraction_code]]
 
     @property
+    def judgeable_from(self):
+        """First day a julgador may decide while no defense or waiver came: the day after the
+        defense period (Lei 3.703/2022 art. 18, §4; PL 015/2025 art. 22)."""
+        from datetime import timedelta
+
+        return self.defense_deadline + timedelta(days=1) if self.defense_deadline else None
+
+    @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
 
@@ -138,7 +152,9 @@ class Infraction(models.Model):
             S.NOTIFIED: "Prazo aberto para a defesa prévia." if self.defense_deadline else "Aguardando julgamento.",
             S.DEFENSE_FILED: "Defesa recebida; aguardando julgamento.",
             S.AWAITING_JUDGEMENT: "Aguardando julgamento.",
-            S.UPHELD: "Auto julgado procedente; prazo aberto para recurso." if self.appeal_deadline else "Auto julgado procedente.",
+            S.UPHELD: ("Auto julgado procedente; prazo aberto para recurso." if self.appeal_deadline else
+                       "Auto julgado procedente; aguardando a notificação da decisão, que abre o prazo do recurso."
+                       if self.decision_notice_pending else "Auto julgado procedente."),
             S.APPEALED: "Recurso em análise.",
             S.DISMISSED: "Auto julgado improcedente e arquivado.",
             S.FINAL: "Decisão definitiva; penalidade aplicada.",
@@ -168,6 +184,7 @@ class Notice(models.Model):
     infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="notice", verbose_name="auto")
     acknowledged_on = models.DateField("data da ciência")
     refused = models.BooleanField("recusou-se a receber", default=False)
+    published = models.BooleanField("notificado por publicação (autuado não localizado)", default=False)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
                                     verbose_name="registrado por")
     recorded_at = models.DateTimeField("registrado em", default=timezone.now)
@@ -181,12 +198,22 @@ class Notice(models.Model):
         return f"Notificação nº {self.number}"
 
 
+
+class FilingChannel(models.TextChoices):
+    ONLINE = "online", "pelo portal"
+    COUNTER = "counter", "no balcão (protocolo)"
+    POST = "post", "pelo correio"
+
+
 class Defense(models.Model):
     infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="defense", verbose_name="auto")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     text = models.TextField("razões da defesa")
     filed_at = models.DateTimeField("apresentada em", default=timezone.now)
-    filed_on = models.DateField("data (local)")
+    filed_on = models.DateField("data (local) — do recebimento, quando em papel")
+    channel = models.CharField("meio", max_length=10, choices=FilingChannel.choices, default=FilingChannel.ONLINE)
+    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+", verbose_name="recebida por")
 
     class Meta:
         verbose_name = "defesa prévia"
@@ -223,11 +250,15 @@ class Appeal(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     text = models.TextField("razões do recurso")
     filed_at = models.DateTimeField("interposto em", default=timezone.now)
-    filed_on = models.DateField("data (local)")
+    filed_on = models.DateField("data (local) — do recebimento, quando em papel")
+    channel = models.CharField("meio", max_length=10, choices=FilingChannel.choices, default=FilingChannel.ONLINE)
+    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+", verbose_name="recebido por")
     granted = models.BooleanField("provido", null=True, blank=True)
     grounds = models.TextField("fundamentação da decisão", blank=True)
     judge = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     decided_at = models.DateTimeField("decidido em", null=True, blank=True)
+    decided_on = models.DateField("data da decisão (local)", null=True, blank=True)
     number = models.CharField("número da decisão", max_length=12, blank=True)
 
     class Meta:
@@ -246,6 +277,8 @@ class Attachment(models.Model):
     class Kind(models.TextChoices):
         DEFENSE = "defense", "defesa"
         APPEAL = "appeal", "recurso"
+        WAIVER = "waiver", "renúncia ao prazo de defesa"
+        HEARING = "hearing", "alegações (revisão de ofício)"
 
     infraction = models.ForeignKey(Infraction, on_delete=models.PROTECT, related_name="attachments")
     kind = models.CharField("peça", max_length=10, choices=Kind.choices)
@@ -284,3 +317,78 @@ class Fine(models.Model):
 
     def __str__(self) -> str:
         return f"DAM nº {self.number}"
+
+
+class DefenseWaiver(models.Model):
+    """The holder's written waiver of the defense period (recorded online or from paper by a clerk)."""
+
+    infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="defense_waiver",
+                                      verbose_name="auto")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="+", verbose_name="autuado")
+    text = models.TextField("termo de renúncia")
+    waived_on = models.DateField("data da renúncia (ou do recebimento)")
+    channel = models.CharField("meio", max_length=10, choices=FilingChannel.choices, default=FilingChannel.ONLINE)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name="registrada por")
+    recorded_at = models.DateTimeField("registrada em", default=timezone.now)
+
+    class Meta:
+        verbose_name = "renúncia ao prazo de defesa"
+        verbose_name_plural = "renúncias ao prazo de defesa"
+
+    def __str__(self) -> str:
+        return f"Renúncia ao prazo de defesa do auto {self.infraction_id}"
+
+
+class DecisionNotice(models.Model):
+    """Notificação da decisão: opens the appeal period against that decision (date of ciência,
+    of the refusal, or of the publication when the holder cannot be found)."""
+
+    infraction = models.ForeignKey(Infraction, on_delete=models.PROTECT, related_name="decision_notices",
+                                   verbose_name="auto")
+    instance = models.PositiveSmallIntegerField("recurso que a notificação abre (instância)", default=1)
+    decision = models.CharField("número da decisão notificada", max_length=12)
+    acknowledged_on = models.DateField("data da ciência (ou da recusa, ou da publicação)")
+    refused = models.BooleanField("recusou-se a receber", default=False)
+    published = models.BooleanField("notificado por publicação (autuado não localizado)", default=False)
+    appeal_deadline = models.DateField("prazo do recurso", null=True, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name="registrado por")
+    recorded_at = models.DateTimeField("registrado em", default=timezone.now)
+    number = models.CharField("número", max_length=12, unique=True)
+
+    class Meta:
+        verbose_name = "notificação da decisão"
+        verbose_name_plural = "notificações da decisão"
+        ordering = ["instance", "id"]
+        constraints = [models.UniqueConstraint(fields=["infraction", "instance"], name="one_decision_notice_per_instance")]
+
+    def __str__(self) -> str:
+        return f"Notificação da decisão nº {self.number}"
+
+
+class RecordedRegulation(models.Model):
+    """A regulation (decreto) that fixes a value the law leaves to regulation: the fine of an
+    infraction (``fine:<code>``, in reais) or the fiscal unit (``fiscal_unit``, reais per unit).
+    Until one is recorded, an example value of the pack produces no legal effect."""
+
+    municipality = models.ForeignKey("portal.Municipality", on_delete=models.PROTECT, related_name="+",
+                                     verbose_name="município")
+    key = models.CharField("valor regulamentado", max_length=40, db_index=True)
+    act_number = models.CharField("número do regulamento (decreto)", max_length=60)
+    act_date = models.DateField("data do regulamento")
+    effective_from = models.DateField("vigente desde")
+    value = models.DecimalField("valor (R$)", max_digits=12, decimal_places=2)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name="registrado por")
+    recorded_at = models.DateTimeField("registrado em", default=timezone.now)
+
+    class Meta:
+        verbose_name = "regulamento registrado"
+        verbose_name_plural = "regulamentos registrados"
+        ordering = ["key", "-effective_from", "-id"]
+        constraints = [models.CheckConstraint(condition=models.Q(value__gt=0), name="regulation_value_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.act_number} ({self.key})"

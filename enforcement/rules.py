@@ -111,6 +111,92 @@ def deadline(start: date, days: int, *, weekend_extends: bool = False) -> date:
     return last
 
 
+WEEKDAY_NAMES = ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo")
+NEXT_BUSINESS_DAY_BASIS = "Lei 9.784/1999, art. 66, §1º"
+_HOLIDAY_CACHE: dict[tuple[str, int], dict] = {}
+
+
+def national_and_state_holidays(uf: str, year: int) -> dict:
+    """National and state holidays of a year (the ``holidays`` package), {date: name}."""
+    key = (uf or "", year)
+    if key not in _HOLIDAY_CACHE:
+        import holidays as holidays_lib
+
+        try:
+            table = holidays_lib.country_holidays("BR", subdiv=uf or None, years=year, language="pt_BR")
+        except (NotImplementedError, KeyError):  # unknown state code: national days only
+            table = holidays_lib.country_holidays("BR", years=year, language="pt_BR")
+        _HOLIDAY_CACHE[key] = dict(table.items())
+    return _HOLIDAY_CACHE[key]
+
+
+def non_business_reason(day: date, *, uf: str = "", municipal: list[dict] | None = None) -> str | None:
+    """Why ``day`` has no office hours (weekend, national or state holiday, municipal holiday of
+    the pack — ``{"date": "MM-DD" | "YYYY-MM-DD", "name"}``), or None for a business day."""
+    if day.weekday() >= 5:
+        return WEEKDAY_NAMES[day.weekday()]
+    name = national_and_state_holidays(uf, day.year).get(day)
+    if name:
+        return f"feriado: {name}"
+    for item in municipal or ():
+        raw = str(item.get("date", ""))
+        if raw in (day.isoformat(), f"{day:%m-%d}"):
+            return f"feriado municipal: {item.get('name', '')}".rstrip(": ")
+    return None
+
+
+def counted_deadline(start: date, days: int, *, next_business_day: bool, uf: str = "",
+                     municipal: list[dict] | None = None, start_label: str = "ciência",
+                     days_basis: str = "", extension_basis: str = NEXT_BUSINESS_DAY_BASIS) -> tuple[date, str]:
+    """(last day, how it was counted) of a period of ``days`` calendar days from the day after
+    ``start`` — "15 dias corridos contados da notificação" (PL 015/2025 art. 22; Lei 3.703/2022
+    art. 18, §4) — moved to the next business day when it ends on a day without office hours
+    (Lei 9.784/1999, art. 66, §1º, where the municipal law is silent; pack switch
+    ``deadlines.next_business_day``), with national, state and municipal holidays."""
+    last = deadline(start, days)
+    note = (f"{days} dias corridos contados do dia seguinte à {start_label} ({start:%d/%m/%Y})"
+            + (f" — {days_basis}" if days_basis else "") + f"; último dia {last:%d/%m/%Y}")
+    if next_business_day:
+        moved = []
+        while (why := non_business_reason(last, uf=uf, municipal=municipal)) is not None:
+            moved.append(f"{last:%d/%m/%Y} ({why})")
+            last += timedelta(days=1)
+        if moved:
+            note += (f", sem expediente: {', '.join(moved)}; prorrogado para o primeiro dia útil seguinte, "
+                     f"{last:%d/%m/%Y} ({extension_basis})")
+    return last, note + "."
+
+
+def judgement_blocked(today: date, *, defense_deadline: date | None, defense_filed: bool, waived: bool,
+                      legal_basis: str) -> RuleViolation | None:
+    """No judgement while the defense period runs (Lei 3.703/2022 art. 18 and §4; PL 015/2025
+    art. 22; Constituição art. 5º, LV): refused until the day after its last day, unless a
+    defense was filed or the holder waived the period in writing."""
+    if defense_deadline is None or defense_filed or waived or today > defense_deadline:
+        return None
+    return RuleViolation(
+        "defense_period_running",
+        f"O prazo da defesa prévia corre até {defense_deadline:%d/%m/%Y}: o auto só pode ser julgado a partir de "
+        f"{defense_deadline + timedelta(days=1):%d/%m/%Y}, salvo defesa apresentada ou renúncia escrita ao prazo "
+        f"({legal_basis}).",
+        legal_basis, field="upheld", conflict=True,
+    )
+
+
+def same_judge_violation(actor_id: int, earlier_judges: list[int], legal_basis: str) -> RuleViolation | None:
+    """Two instances, two people: whoever decided an earlier instance of the auto does not decide
+    the appeal (Lei 3.703/2022 art. 18, §6; PL 015/2025 art. 25; Lei 724/2008 art. 25, §§1º–2º;
+    Lei 9.784/1999 art. 18, I)."""
+    if actor_id in earlier_judges:
+        return RuleViolation(
+            "same_judge_both_instances",
+            "Quem decidiu uma instância deste auto não pode julgar o recurso contra a decisão: o recurso é "
+            f"decidido por outra autoridade ({legal_basis}).",
+            legal_basis, field="granted", conflict=True,
+        )
+    return None
+
+
 def check_within_deadline(on: date, last_day: date | None, *, what: str, legal_basis: str, code: str) -> None:
     """Refuse (409) an act filed after its last day; the last day itself is accepted."""
     if last_day is None:
@@ -128,32 +214,41 @@ def check_within_deadline(on: date, last_day: date | None, *, what: str, legal_b
 # --- recidivism ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class PriorFine:
-    """An earlier auto of the same holder, judged upheld with a fine."""
+    """An earlier auto of the same holder, judged upheld (with a fine, or any penalty)."""
 
     ref: str  # number of the auto
     occurred_on: date
     multiplier: int
     amount: Decimal | None = None
+    has_fine: bool = True
 
 
 def recidivism(
-    occurred_on: date, priors: list[PriorFine], *, window_days: int | None, mode: str | None
+    occurred_on: date, priors: list[PriorFine], *, window_days: int | None, mode: str | None,
+    counted_from: str | None = None, counts: str | None = None,
 ) -> tuple[int, list[PriorFine]]:
     """(multiplier, the earlier autos that make it a recidivism).
 
-    An earlier infraction of the same holder, upheld with a fine, that occurred within
-    ``window_days`` before this one (inclusive: day 30 counts, day 31 does not) makes this
-    one a recidivism (PRODUCT.md, interpretations).
-    - ``double_once`` (Lei 3.703/2022 art. 23): the fine is doubled once, ×2.
-    - ``progressive`` (Lei 724/2008 art. 26 and parágrafo único): each recidivism doubles the
-      last fine applied: ×2, then ×4, …
-    The caller passes only upheld autos with a fine of the same holder (dismissed or
-    cancelled autos and other holders' autos never reach this function).
+    - ``recidivism.counted_from = "first_fine"`` (Lei 3.703/2022 art. 23: "o período de 30 dias a
+      contar da data da primeira multa"): the window is anchored at a first fine — an earlier fine
+      that was not itself a recidivism — and does not slide from one doubled fine to the next; its
+      date is the date of the infraction that fine punished (PRODUCT.md, interpretations). Otherwise
+      (Lei 724/2008 art. 26, parágrafo único: "a prática de mais de uma infração no período de 90
+      dias") any earlier infraction within the window counts.
+    - ``recidivism.counts = "any_penalty"`` (Lei 724/2008 art. 26): earlier autos count with or
+      without fine; otherwise only autos punished with a fine (Lei 3.703/2022 art. 23: "as multas").
+    - ``double_once`` (art. 23): the fine is doubled once, ×2. ``progressive`` (art. 26: "sempre em
+      dobro daquela anteriormente aplicada"): twice the multiplier of the last penalty, ×2, ×4, …
+    Window inclusive: day 30 counts, day 31 does not. The caller passes only upheld autos of the
+    same holder (annulled or cancelled autos never reach this function).
     """
     if not window_days or not mode:
         return 1, []
+    eligible = [p for p in priors if p.has_fine or counts == "any_penalty"]
+    if counted_from == "first_fine":
+        eligible = [p for p in eligible if int(p.multiplier) <= 1]
     within = sorted(
-        (p for p in priors if 0 <= (occurred_on - p.occurred_on).days <= int(window_days)),
+        (p for p in eligible if 0 <= (occurred_on - p.occurred_on).days <= int(window_days)),
         key=lambda p: (p.occurred_on, p.ref),
     )
     if not within:
@@ -167,16 +262,33 @@ def recidivism(
 
 
 # --- penalty ------------------------------------------------------------------------
-def fine_base_amount(entry: dict, fine: dict, unit_value: Decimal | None, override: Decimal | None = None) -> tuple[Decimal | None, Decimal | None]:
-    """(fine_units, base amount in reais) of one fine of the catalogue; None when unset."""
+def fine_base_amount(entry: dict, fine: dict, unit_value: Decimal | None, override: Decimal | None = None,
+                     *, unit_is_example: bool = False) -> tuple[Decimal | None, Decimal | None]:
+    """(fine_units, base amount in reais) of one fine of the catalogue; amount None when the
+    value is unset or rests on an example value (no legal effect until a regulation fixes it)."""
     if override is not None:
         return None, money(override)
+    if fine.get("example"):
+        units = fine.get("fine_units")
+        return (Decimal(str(units)) if units is not None else None), None
     if fine.get("fine_amount") is not None:
         return None, money(fine["fine_amount"])
     units = fine.get("fine_units")
-    if units is not None and unit_value is not None:
+    if units is not None and unit_value is not None and not unit_is_example:
         return Decimal(str(units)), money(Decimal(str(units)) * unit_value)
     return (Decimal(str(units)) if units is not None else None), None
+
+
+def missing_fine_regulation(entry: dict, fine: dict, *, unit_name: str, unit_basis: str,
+                            unit_value: Decimal | None, unit_is_example: bool) -> str:
+    """Which regulation is missing for this fine to be charged (the law leaves its value to a
+    regulation — Lei 3.703/2022 arts. 19–22 "multa em valor a ser estabelecido em regulamento" —
+    or the fiscal unit's value in the pack is only an example)."""
+    if fine.get("example") or (fine.get("fine_units") is None and fine.get("fine_amount") is None):
+        return (f"regulamento que fixe o valor da multa da infração {entry['code']} "
+                f"({fine.get('legal_basis') or entry.get('legal_basis', '')})")
+    name = unit_name or "unidade fiscal"
+    return f"decreto que fixe o valor da {name} ({unit_basis})" if unit_basis else f"decreto que fixe o valor da {name}"
 
 
 def compute_penalty(
@@ -188,13 +300,17 @@ def compute_penalty(
     recidivism_refs: list[str] | None = None,
     recidivism_basis: str = "",
     fine_overrides: dict[str, Decimal] | None = None,
+    unit_is_example: bool = False,
+    unit_basis: str = "",
 ) -> dict:
     """The penalty of an upheld auto: the catalogue penalties of each infraction in it,
     applied cumulatively (Lei 724/2008 art. 25, §4: simultaneous infractions add up), with the
     recidivism multiplier on the fine (Lei 3.703/2022 art. 23; Lei 724/2008 art. 26).
 
-    Raises RuleViolation naming the article when a fine carried by the law has no value
-    set (the law leaves it to a decree and the pack has none): the julgador cannot impose it.
+    A fine whose value rests on an example value (the law leaves it to a regulation, or the
+    fiscal unit's value is an example) produces no legal effect: the penalty keeps the
+    infraction and the other penalties, ``amount`` is None and ``missing_regulation`` says
+    which regulation is missing (the fine cannot be charged until it is recorded).
     """
     kinds: set[str] = set()
     fine_units = Decimal(0)
@@ -204,6 +320,7 @@ def compute_penalty(
     suspension_days = 0
     codes: list[str] = []
     bases: list[str] = []
+    missing: list[str] = []
     for entry in entries:
         bases.append(entry["legal_basis"])
         for p in entry["penalties"]:
@@ -212,18 +329,13 @@ def compute_penalty(
                 codes.append(p["code"])
             if p["kind"] == "fine":
                 override = (fine_overrides or {}).get(entry["code"])
-                units, amount = fine_base_amount(entry, p, unit_value, override)
-                if amount is None:
-                    raise RuleViolation(
-                        "fine_value_not_set",
-                        f"A multa da infração {entry['code']} não tem valor definido (a lei remete a "
-                        f"regulamento e o valor ainda não foi fixado): não pode ser aplicada — {p['legal_basis']}.",
-                        p["legal_basis"],
-                        field="upheld",
-                        conflict=True,
-                    )
+                units, amount = fine_base_amount(entry, p, unit_value, override, unit_is_example=unit_is_example)
                 any_fine = True
-                base += amount
+                if amount is None:
+                    missing.append(missing_fine_regulation(entry, p, unit_name=unit_name, unit_basis=unit_basis,
+                                                           unit_value=unit_value, unit_is_example=unit_is_example))
+                else:
+                    base += amount
                 if units is not None:
                     fine_units += units
                     any_units = True
@@ -232,7 +344,8 @@ def compute_penalty(
     multiplier = multiplier if any_fine else 1
     with localcontext() as ctx:
         ctx.prec = 80
-        amount = money(base * multiplier) if any_fine else None
+        amount = money(base * multiplier) if any_fine and not missing else None
+    missing = list(dict.fromkeys(missing))
     return {
         "kinds": [k for k in KIND_ORDER if k in kinds],
         "labels": [KIND_LABELS[k] for k in KIND_ORDER if k in kinds],
@@ -240,7 +353,7 @@ def compute_penalty(
         "fine_units": (_number(fine_units) if any_units else None),
         "fiscal_unit": unit_name if any_units else None,
         "unit_value": (str(money(unit_value)) if any_units and unit_value is not None else None),
-        "base_amount": str(money(base)) if any_fine else None,
+        "base_amount": str(money(base)) if any_fine and not missing else None,
         "amount": str(amount) if amount is not None else None,
         "recidivism": bool(recidivism_refs) and any_fine,
         "recidivism_refs": list(recidivism_refs or []) if any_fine else [],
@@ -248,6 +361,8 @@ def compute_penalty(
         "multiplier": multiplier,
         "suspension_days": suspension_days,
         "legal_basis": bases,
+        "missing_regulation": "; ".join(missing) if missing else None,
+        "fine_pending_regulation": bool(missing),
     }
 
 
@@ -275,10 +390,16 @@ def second_instance_allowed(penalty_codes: list[str], allowed_codes: list[str] |
 
 
 
-def appeal_deadline(*, decided_on: date, notice_on: date | None, days: int, counted_from, weekend_extends: bool) -> date:
-    """Last day to appeal: ``days`` counted from the decision, or — where the law counts the
-    appeal period from the ciência of the notice of the autuação (``appeal.counted_from =
-    "notice"``) — from that ciência, even when the decision comes later (then the period may
-    already be over on the day of the decision)."""
-    start = notice_on if (counted_from is not None and counted_from.value == "notice" and notice_on) else decided_on
-    return deadline(start, days, weekend_extends=weekend_extends)
+def appeal_period_start(*, counted_from: str | None, decided_on: date, decision_notice_on: date | None) -> date | None:
+    """First day of the count of the appeal period, or None while it cannot start yet.
+
+    ``appeal.counted_from = "decision_notice"``: from the ciência of the notice of the decision
+    (Lei 3.703/2022 art. 18, §5 — "esgotado o procedimento de defesa, será expedida nova notificação
+    para o oferecimento de recurso" — read with §7; PL 015/2025 art. 25 with Lei 9.784/1999 art. 59;
+    Lei 724/2008 art. 25, caput and §1: "da data de notificação caberá recurso"). A decision is
+    never final before its own appeal period has run after the holder knew of it, so the legacy
+    value ``"notice"`` is read the same way. Absent: from the decision itself.
+    """
+    if counted_from in ("decision_notice", "notice"):
+        return decision_notice_on
+    return decided_on

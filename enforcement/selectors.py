@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
@@ -81,6 +81,11 @@ def defense_running(today: date) -> QuerySet[Infraction]:
 def notice_queue() -> QuerySet[Infraction]:
     """Autos issued and not yet notified (clerk)."""
     return _base().filter(status=S.ISSUED).order_by("created_at", "id")
+
+
+def decision_notice_queue() -> QuerySet[Infraction]:
+    """Upheld decisions waiting for their notice (clerk): the appeal period has not started."""
+    return _base().filter(status=S.UPHELD, decision_notice_pending=True).order_by("status_changed_at", "id")
 
 
 def open_autos_for_plate(plate: str) -> QuerySet[Infraction]:
@@ -184,3 +189,138 @@ def publication_list(pack=None) -> list[dict]:
                                 f"{'provido' if appeal.granted else 'não provido'} (decisão nº {appeal.number})",
                         "legal_basis": pack.basis("publication.required_for")})
     return sorted(out, key=lambda r: r["on"], reverse=True)
+
+
+# --- the procedure of one auto: periods, what may be done now and by whom ---------------
+def procedure(inf: Infraction, pack=None) -> dict:
+    """Timeline of the procedure, each period with start, end, article and how it was counted, and
+    the acts that may be done now (by whom) — for agents, julgadores, clerks and the holder."""
+    from enforcement.models import DecisionNotice, DefenseWaiver, Judgement
+
+    pack = pack or regulation.current()
+    modality = inf.modality or None
+    today = pack.today()
+    notice = getattr(inf, "notice", None) if hasattr(inf, "notice") else None
+    defense = getattr(inf, "defense", None) if hasattr(inf, "defense") else None
+    waiver = DefenseWaiver.objects.filter(infraction=inf).first()
+    judgement = Judgement.objects.filter(infraction=inf).first()
+    dnotices = list(DecisionNotice.objects.filter(infraction=inf))
+    appeals = list(inf.appeals.all())
+    periods: list[dict] = []
+    steps: list[dict] = [{"date": inf.occurred_on, "label": "Infração constatada; auto lavrado",
+                          "legal_basis": (inf.catalogue[0]["legal_basis"] if inf.catalogue else "")}]
+    if notice is not None:
+        how = "recusa em receber" if notice.refused else "publicação" if notice.published else "ciência"
+        steps.append({"date": notice.acknowledged_on, "label": f"Notificação da autuação ({how})",
+                      "legal_basis": pack.basis("defense.days", modality)})
+    if inf.defense_deadline and notice is not None:
+        state = ("defesa apresentada" if defense else "prazo renunciado" if waiver
+                 else "em curso" if today <= inf.defense_deadline else "encerrado")
+        periods.append({"code": "defense", "label": "Prazo da defesa prévia", "start": notice.acknowledged_on,
+                        "end": inf.defense_deadline, "legal_basis": pack.basis("defense.days", modality),
+                        "counted": inf.defense_deadline_note, "state": state})
+    if defense is not None:
+        steps.append({"date": defense.filed_on, "label": f"Defesa prévia apresentada ({defense.get_channel_display()})",
+                      "legal_basis": pack.basis("defense.days", modality)})
+    if waiver is not None:
+        steps.append({"date": waiver.waived_on, "label": f"Renúncia escrita ao prazo de defesa ({waiver.get_channel_display()})",
+                      "legal_basis": pack.basis("defense.days", modality)})
+    if judgement is not None:
+        steps.append({"date": judgement.decided_on, "label": f"Decisão nº {judgement.number}: "
+                      + ("procedente" if judgement.upheld else "improcedente"), "legal_basis": ""})
+    for dn in dnotices:
+        key = "appeal.second_instance_days" if dn.instance > 1 else "appeal.days"
+        how = "recusa em receber" if dn.refused else "publicação" if dn.published else "ciência"
+        steps.append({"date": dn.acknowledged_on, "label": f"Notificação da decisão nº {dn.decision} ({how})",
+                      "legal_basis": pack.basis("appeal.counted_from", modality)})
+        filed = next((a for a in appeals if a.instance == dn.instance and not a.ex_officio), None)
+        state = ("recurso interposto" if filed else "em curso" if dn.appeal_deadline and today <= dn.appeal_deadline
+                 else "encerrado")
+        label = "Prazo do recurso" + (f" ({dn.instance}ª instância)" if dn.instance > 1 else "")
+        periods.append({"code": f"appeal{dn.instance}", "label": label, "start": dn.acknowledged_on,
+                        "end": dn.appeal_deadline, "legal_basis": pack.basis(key, modality),
+                        "counted": inf.appeal_deadline_note if dn.instance == inf.appeal_instance else "",
+                        "state": state})
+    if not dnotices and inf.appeal_deadline and judgement is not None:
+        periods.append({"code": "appeal1", "label": "Prazo do recurso", "start": judgement.decided_on,
+                        "end": inf.appeal_deadline, "legal_basis": pack.basis("appeal.days", modality),
+                        "counted": inf.appeal_deadline_note,
+                        "state": "em curso" if today <= inf.appeal_deadline else "encerrado"})
+    for a in appeals:
+        steps.append({"date": a.filed_on, "label": ("Revisão de ofício aberta" if a.ex_officio else
+                                                    f"Recurso interposto ({a.get_channel_display()})")
+                      + (f" — {a.authority}" if a.authority else ""), "legal_basis": ""})
+        if a.decided_at:
+            steps.append({"date": a.decided_on or a.decided_at.astimezone(pack.tz).date(),
+                          "label": f"Decisão do recurso nº {a.number}: " + ("provido" if a.granted else "não provido"),
+                          "legal_basis": ""})
+    if inf.review_hearing_deadline:
+        periods.append({"code": "review_hearing", "label": "Prazo das alegações na revisão de ofício", "start": None,
+                        "end": inf.review_hearing_deadline,
+                        "legal_basis": pack.basis("appeal.ex_officio_hearing_days", modality), "counted": "",
+                        "state": "em curso" if today <= inf.review_hearing_deadline else "encerrado"})
+    if inf.final_on:
+        steps.append({"date": inf.final_on, "label": "Decisão definitiva", "legal_basis": ""})
+    if inf.status == S.CANCELLED:
+        steps.append({"date": inf.status_changed_at.astimezone(pack.tz).date(), "label": "Auto cancelado",
+                      "legal_basis": ""})
+    return {"periods": periods, "timeline": sorted(steps, key=lambda s: s["date"]),
+            "actions": allowed_actions(inf, pack, today=today, defense=defense, waiver=waiver, appeals=appeals)}
+
+
+def allowed_actions(inf: Infraction, pack, *, today: date, defense, waiver, appeals) -> list[dict]:
+    """What may be done now, by whom, until or from when, with the article."""
+    modality = inf.modality or None
+    out: list[dict] = []
+
+    def add(code, label, by, legal_basis="", until=None, from_=None):
+        out.append({"code": code, "label": label, "by": by, "legal_basis": legal_basis, "until": until,
+                    "from": from_})
+
+    defense_basis = pack.basis("defense.days", modality)
+    if inf.status == S.ISSUED:
+        add("notify", "Registrar a notificação da autuação (ciência, recusa ou publicação)", "atendente",
+            pack.basis("defense.days", modality))
+    elif inf.status == S.NOTIFIED and inf.defense_deadline:
+        if today <= inf.defense_deadline:
+            add("defense", "Apresentar defesa prévia (pelo portal, no balcão ou pelo correio)", "autuado",
+                defense_basis, until=inf.defense_deadline)
+            add("defense_waiver", "Renunciar por escrito ao prazo de defesa", "autuado", defense_basis,
+                until=inf.defense_deadline)
+            add("defense_paper", "Registrar defesa ou renúncia entregue em papel", "atendente", defense_basis,
+                until=inf.defense_deadline)
+            add("judge", "Julgar o auto", "julgador", defense_basis,
+                from_=inf.defense_deadline + timedelta(days=1))
+        else:
+            add("judge", "Julgar o auto", "julgador", defense_basis, from_=today)
+    elif inf.status in (S.DEFENSE_FILED, S.AWAITING_JUDGEMENT):
+        add("judge", "Julgar o auto", "julgador", defense_basis, from_=today)
+    elif inf.status == S.UPHELD:
+        key = "appeal.second_instance_days" if inf.appeal_instance > 1 else "appeal.days"
+        if inf.decision_notice_pending:
+            add("decision_notice", "Registrar a notificação da decisão (abre o prazo do recurso)", "atendente",
+                pack.basis("appeal.counted_from", modality))
+            add("appeal", "Recorrer da decisão", "autuado", pack.basis(key, modality))
+        elif inf.appeal_deadline and today <= inf.appeal_deadline:
+            add("appeal", "Recorrer da decisão", "autuado", pack.basis(key, modality), until=inf.appeal_deadline)
+            add("appeal_paper", "Registrar recurso entregue em papel", "atendente", pack.basis(key, modality),
+                until=inf.appeal_deadline)
+        elif inf.appeal_deadline:
+            add("final", "Decisão definitiva (prazo de recurso encerrado)", "sistema", pack.basis(key, modality),
+                from_=inf.appeal_deadline + timedelta(days=1))
+    elif inf.status == S.APPEALED:
+        pending = next((a for a in appeals if a.granted is None), None)
+        authority = pending.authority if pending else ""
+        add("appeal_judge", "Julgar o recurso" + (f" ({authority})" if authority else "")
+            + " — outro julgador, não quem decidiu a instância anterior", "julgador",
+            pack.basis("appeal.distinct_judge", modality) or pack.basis("appeal.authority", modality))
+    elif inf.status == S.DISMISSED and any(a.ex_officio and a.granted is None for a in appeals):
+        basis = pack.basis("appeal.ex_officio_review", modality)
+        if inf.review_hearing_deadline is None:
+            add("review_hearing", "Intimar o autuado a se manifestar antes de reformar a decisão", "atendente", basis)
+        elif today <= inf.review_hearing_deadline:
+            add("review_allegations", "Apresentar alegações na revisão de ofício", "autuado", basis,
+                until=inf.review_hearing_deadline)
+        add("review_judge", "Julgar a revisão de ofício (manter o arquivamento a qualquer tempo; reformar só "
+            "depois de ouvido o autuado)", "julgador", basis)
+    return out

@@ -3,6 +3,8 @@ autos, defense, appeal), julgador (queue, judgement, appeal, cancel, publication
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
@@ -12,7 +14,7 @@ from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
 
-from enforcement import forms, selectors, services
+from enforcement import forms, rules, selectors, services
 from enforcement.models import Attachment, Fine, InfractionStatus
 from portal import regulation
 from portal.audit import history_for
@@ -64,6 +66,12 @@ ACTION_LABELS = {
     "infraction_effects": "Efeitos aplicados",
     "infraction_cancelled": "Auto cancelado",
     "suspension_lifted": "Suspensão encerrada",
+    "decision_notified": "Notificação da decisão registrada",
+    "review_hearing_opened": "Autuado intimado na revisão de ofício",
+    "review_allegations_filed": "Alegações na revisão de ofício",
+    "penalty_recomputed": "Penalidade recalculada",
+    "grant_cancelled_on_refusal": "Autorização cancelada pela recusa da notificação",
+    "appeal_suspensive_effect": "Efeito suspensivo concedido",
 }
 
 
@@ -74,7 +82,9 @@ def _history(inf) -> list[dict]:
 
 def _context_for(inf, user) -> dict:
     pack = regulation.current()
+    proc = selectors.procedure(inf, pack)
     return {
+        "procedure": proc,
         "inf": inf,
         "pack": pack,
         "history": _history(inf),
@@ -97,8 +107,13 @@ def _context_for(inf, user) -> dict:
                                   and inf.authorization.suspended_until is None),
         "can_defend": (inf.holder_id == user.pk and inf.status == S.NOTIFIED and bool(inf.defense_deadline)
                        and inf.defense_deadline >= pack.today()),
-        "can_appeal": (inf.holder_id == user.pk and inf.status == S.UPHELD and bool(inf.appeal_deadline)
-                       and inf.appeal_deadline >= pack.today()),
+        "can_appeal": (inf.holder_id == user.pk and inf.status == S.UPHELD and (
+            inf.decision_notice_pending or (bool(inf.appeal_deadline) and inf.appeal_deadline >= pack.today()))),
+        "can_allege": (inf.holder_id == user.pk and inf.status == S.DISMISSED and inf.review_hearing_deadline is not None
+                       and inf.review_hearing_deadline >= pack.today()),
+        "can_waive": (inf.holder_id == user.pk and inf.status == S.NOTIFIED and bool(inf.defense_deadline)
+                      and inf.defense_deadline >= pack.today()),
+        "action_codes": {a["code"] for a in proc["actions"]},
     }
 
 
@@ -200,6 +215,7 @@ class NoticeQueueView(RoleRequiredMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         ctx["page_obj"] = Paginator(selectors.notice_queue(), 30).get_page(self.request.GET.get("page"))
         ctx["fines"] = Fine.objects.select_related("infraction").filter(paid=False).order_by("due_date")[:30]
+        ctx["decisions"] = selectors.decision_notice_queue()[:30]
         return ctx
 
 
@@ -297,7 +313,7 @@ class NotifyView(ActionView):
 
     def perform(self, request, inf, d):
         inf = services.infraction_notify(actor=request.user, infraction=inf, acknowledged_on=d["acknowledged_on"],
-                                         refused=d["refused"])
+                                         refused=d["refused"], published=d["published"])
         if inf.defense_deadline:
             return f"Notificação registrada. Prazo da defesa: até {inf.defense_deadline:%d/%m/%Y}."
         return "Notificação registrada. O auto segue para julgamento."
@@ -361,9 +377,12 @@ class JudgeView(ActionView):
     def extra_context(self, inf) -> dict:
         pack = regulation.current()
         ctx = {}
-        if inf.status == InfractionStatus.NOTIFIED and inf.defense_deadline and inf.defense_deadline >= pack.today():
-            ctx["defense_open_until"] = inf.defense_deadline  # the holder may still file a defense
-            ctx["defense_basis"] = pack.basis("defense.days", inf.modality or None)
+        blocked = rules.judgement_blocked(
+            pack.today(), defense_deadline=inf.defense_deadline, defense_filed=hasattr(inf, "defense"),
+            waived=hasattr(inf, "defense_waiver"), legal_basis=pack.basis("defense.days", inf.modality or None))
+        if blocked is not None and inf.status in services.JUDGEABLE_STATUSES:
+            ctx["blocked"] = str(blocked)  # no judgement while the defense period runs: no button, the date instead
+            ctx["judge_from"] = inf.defense_deadline + timedelta(days=1)
         try:
             ctx["proposed_penalty"] = services.compute_penalty_for(inf)
         except RuleViolation as exc:
@@ -373,6 +392,132 @@ class JudgeView(ActionView):
     def perform(self, request, inf, d):
         judgement = services.infraction_judge(actor=request.user, infraction=inf, upheld=d["upheld"], grounds=d["grounds"])
         return f"Decisão nº {judgement.number} registrada: auto {'procedente' if judgement.upheld else 'improcedente'}."
+
+
+class DecisionNoticeView(ActionView):
+    roles = CLERK_ROLES
+    form_class = forms.DecisionNoticeForm
+    title = "Registrar a notificação da decisão"
+    parent = ("Notificar autos", "enforcement:notice-queue")
+
+    def extra_context(self, inf) -> dict:
+        pack = regulation.current()
+        return {"notes": [f"A notificação da decisão abre o prazo do recurso ({pack.basis('appeal.counted_from', inf.modality or None)})."]}
+
+    def perform(self, request, inf, d):
+        notice = services.decision_notice_record(actor=request.user, infraction=inf, acknowledged_on=d["acknowledged_on"],
+                                                 refused=d["refused"], published=d["published"])
+        return f"Notificação da decisão registrada. Prazo do recurso: até {notice.appeal_deadline:%d/%m/%Y}."
+
+
+class WaiverView(ActionView):
+    roles = (Role.APPLICANT,)
+    form_class = forms.WaiverForm
+    title = "Renunciar ao prazo de defesa"
+    parent = ("Meus autos", "enforcement:mine")
+    holder_only = True
+
+    def perform(self, request, inf, d):
+        services.defense_waive(actor=request.user, infraction=inf, text=d["text"])
+        return "Renúncia ao prazo de defesa registrada; o auto segue para julgamento."
+
+
+class PaperView(ActionView):
+    """A clerk records a piece delivered at the counter or by post."""
+
+    roles = CLERK_ROLES
+    form_class = forms.PaperForm
+    piece = "defense"
+    titles = {"defense": "Registrar defesa entregue em papel", "waiver": "Registrar renúncia ao prazo entregue em papel",
+              "appeal": "Registrar recurso entregue em papel"}
+
+    @property
+    def title(self):
+        return self.titles[self.piece]
+
+    def extra_context(self, inf) -> dict:
+        notes = []
+        if self.piece in ("defense", "waiver") and inf.defense_deadline:
+            notes.append(f"Prazo da defesa: até {inf.defense_deadline:%d/%m/%Y}. {inf.defense_deadline_note}")
+        if self.piece == "appeal" and inf.appeal_deadline:
+            notes.append(f"Prazo do recurso: até {inf.appeal_deadline:%d/%m/%Y}. {inf.appeal_deadline_note}")
+        return {"notes": notes}
+
+    def perform(self, request, inf, d):
+        service = {"defense": services.defense_file, "waiver": services.defense_waive,
+                   "appeal": services.appeal_file}[self.piece]
+        service(actor=request.user, infraction=inf, text=d["text"], on=d["received_on"], channel=d["channel"],
+                attachments=d["attachments"])
+        return f"{self.title.replace('Registrar ', '').capitalize()}: registrado, recebido em {d['received_on']:%d/%m/%Y}."
+
+
+class ReviewHearingView(ActionView):
+    roles = CLERK_ROLES
+    form_class = forms.HearingForm
+    title = "Intimar o autuado na revisão de ofício"
+
+    def perform(self, request, inf, d):
+        inf = services.review_hearing_open(actor=request.user, infraction=inf, acknowledged_on=d["acknowledged_on"])
+        return f"Intimação registrada. Alegações até {inf.review_hearing_deadline:%d/%m/%Y}."
+
+
+class ReviewAllegationsView(ActionView):
+    roles = (Role.APPLICANT,)
+    form_class = forms.PieceForm
+    title = "Apresentar alegações na revisão de ofício"
+    parent = ("Meus autos", "enforcement:mine")
+    holder_only = True
+
+    def extra_context(self, inf) -> dict:
+        notes = []
+        if inf.review_hearing_deadline:
+            notes.append(f"Prazo das alegações: até {inf.review_hearing_deadline:%d/%m/%Y}.")
+        return {"notes": notes}
+
+    def perform(self, request, inf, d):
+        services.review_allegations_file(actor=request.user, infraction=inf, text=d["text"],
+                                         attachments=d["attachments"])
+        return "Alegações recebidas; serão consideradas na revisão de ofício."
+
+
+class RegulationView(RoleRequiredMixin, View):
+    """The administrator records the regulations that fix the values the law leaves to them."""
+
+    roles = (Role.ADMIN,)
+    template_name = "enforcement/regulations.html"
+
+    def _render(self, request, form, status=200):
+        from enforcement.models import RecordedRegulation
+
+        pack = regulation.current()
+        rows = list(RecordedRegulation.objects.filter(municipality_id=pack.municipality_id)
+                    .select_related("recorded_by"))
+        recorded = {r.key for r in rows}
+        missing = [(k, label, basis) for k, label, basis in services.regulation_keys(pack) if k not in recorded]
+        return render(request, self.template_name, {"form": form, "rows": rows, "missing": missing}, status=status)
+
+    def _form(self, data=None):
+        pack = regulation.current()
+        return forms.RegulationForm(data, choices=[(k, label) for k, label, _b in services.regulation_keys(pack)])
+
+    def get(self, request):
+        return self._render(request, self._form())
+
+    def post(self, request):
+        form = self._form(request.POST)
+        status = 400
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                row = services.regulation_record(actor=request.user, key=d["key"], act_number=d["act_number"],
+                                                 act_date=d["act_date"], value=d["value"],
+                                                 effective_from=d["effective_from"])
+            except SERVICE_ERRORS as exc:
+                status = _apply_errors(form, exc)
+            else:
+                messages.success(request, f"Regulamento {row.act_number} registrado.")
+                return redirect("enforcement:regulations")
+        return self._render(request, form, status=status)
 
 
 class AppealJudgeView(ActionView):

@@ -44,7 +44,7 @@ def setup_pack(db, settings):
                 call_command("open_call", modality, "--start", (today - timedelta(days=5)).isoformat(),
                              "--end", (today + timedelta(days=25)).isoformat(), stdout=io.StringIO())
         call_command("seed_demo", stdout=io.StringIO())
-        return {r: token_for(r, settings.DEMO_PASSWORD) for r in ("atendente", "agente", "julgador")}
+        return {r: token_for(r, settings.DEMO_PASSWORD) for r in ("atendente", "agente", "julgador", "julgador2", "admin")}
 
     return _setup
 
@@ -154,7 +154,13 @@ def test_itagiba_taxi_journey(setup_pack):
     notified = client(tokens["atendente"]).post(f"/api/v1/infractions/{inf_id}/notify/",
                                                 {"acknowledged_on": date.today().isoformat()}, format="json")
     assert notified.status_code == 200, notified.content
-    assert notified.json()["defense_deadline"] == (date.today() + timedelta(days=15)).isoformat()
+    # 15 days from the ciência; a last day without office hours moves to the next business day (Lei 9.784 art. 66)
+    from enforcement.rules import non_business_reason
+
+    last = date.today() + timedelta(days=15)
+    while non_business_reason(last, uf="BA"):
+        last += timedelta(days=1)
+    assert notified.json()["defense_deadline"] == last.isoformat()
     assert client(bob).get(f"/api/v1/infractions/{inf_id}/").status_code == 404
     defense = client(alice).post(f"/api/v1/infractions/{inf_id}/defense/", {"text": "Não fui eu."}, format="json")
     assert defense.status_code == 201, defense.content
@@ -209,10 +215,29 @@ def _issue_and_uphold(tokens, holder_token, plate, code, occurred: date, holder_
     inf_id = inf.json()["id"]
     assert clerk.post(f"/api/v1/infractions/{inf_id}/notify/", {"acknowledged_on": date.today().isoformat()},
                       format="json").status_code == 200
+    # no judgement while the defense period runs: the holder waives it in writing
+    early = judge.post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."},
+                       format="json")
+    assert early.status_code == 409 and early.json()["rule"]["code"] == "defense_period_running"
+    assert client(holder_token).post(f"/api/v1/infractions/{inf_id}/defense/waiver/",
+                                     {"text": "Renuncio ao prazo de defesa."}, format="json").status_code == 201
     judged = judge.post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."},
                         format="json")
     assert judged.status_code == 200, judged.content
-    return inf_id, judged.json()
+    body = judged.json()
+    assert body["appeal_deadline"] is None and body["decision_notice_pending"] is True
+    noticed = clerk.post(f"/api/v1/infractions/{inf_id}/decision-notice/", {"acknowledged_on": date.today().isoformat()},
+                         format="json")
+    assert noticed.status_code == 200, noticed.content
+    body["appeal_deadline"] = noticed.json()["appeal_deadline"]
+    return inf_id, body
+
+
+def record_regulation(tokens, key, value, on="2020-01-01"):
+    """The administrator records the regulation that fixes a value the law leaves to it."""
+    r = client(tokens["admin"]).post("/api/v1/regulations/", {"key": key, "number": "Decreto nº 10/2020",
+                                                              "date": on, "value": value}, format="json")
+    assert r.status_code == 201, r.content
 
 
 @pytest.mark.django_db
@@ -226,6 +251,7 @@ def test_alegre_second_fine_within_30_days_is_doubled(setup_pack, days_between, 
     catalogue = client(tokens["agente"]).get("/api/v1/infractions/catalogue/").json()
     items = catalogue if isinstance(catalogue, list) else catalogue["results"]
     code = next(i["code"] for i in items if i["code"].startswith("19-"))
+    record_regulation(tokens, f"fine:{code}", "150.00")
     today = date.today()
     first_id, first = _issue_and_uphold(tokens, alice, "QRS1A23", code, today - timedelta(days=days_between + 1), cpf)
     assert first["penalty"]["multiplier"] == 1 and first["penalty"]["recidivism"] is False
@@ -273,3 +299,74 @@ def test_cassacao_ends_the_grant_and_bars_a_new_application(setup_pack):
     again = client(alice).post("/api/v1/applications/", application_payload(plate="XYZ9Z99"), format="json")
     assert again.status_code == 400 and again.json()["rule"]["code"] == "cassation.bar"
     assert "art. 19" in again.json()["rule"]["legal_basis"]
+
+
+PROCEDURE = {  # pack → (payload of the grant, code of an infraction with a fine, regulation key to record)
+    "alegre": (lambda: application_payload(doors=5), "19-I", "fine:19-I", "150.00"),
+    "itagiba": (lambda: application_payload(), "4-P1", "fiscal_unit", "5.00"),
+    "arapora": (lambda: application_payload(category="D", bid="1500.00"), "23-I", "fiscal_unit", "10.00"),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["alegre", "itagiba", "arapora"])
+def test_due_process_whole_procedure(setup_pack, slug):
+    """Issue #13 played from outside: notice → no judgement while the defense period runs → defense →
+    judgement (the example value charges nothing) → notice of the decision opens the appeal period →
+    appeal → the same julgador refused, another decides → final; the regulation recorded later, in
+    force on the day of the infraction, lets the fine be charged at the final decision."""
+    tokens = setup_pack(slug)
+    payload, code, key, value = PROCEDURE[slug]
+    cpf = "39053344705"
+    alice = sign_up(cpf, "Alice Taxista")
+    _, ap = run_grant(tokens, alice, payload())
+    assert ap.status_code == 200, ap.content
+    agent, clerk, judge = (client(tokens[r]) for r in ("agente", "atendente", "julgador"))
+    today = date.today()
+    inf = agent.post("/api/v1/infractions/", {
+        "plate": "QRS1A23", "infraction_code": code, "occurred_at": f"{(today - timedelta(days=3)).isoformat()}T10:00:00-03:00",
+        "location": "Centro", "description": "Constatado pelo agente.", "driver_cpf": cpf,
+        "alvara_retained": False}, format="json")
+    assert inf.status_code == 201, inf.content
+    inf_id = inf.json()["id"]
+    notified = clerk.post(f"/api/v1/infractions/{inf_id}/notify/",
+                          {"acknowledged_on": (today - timedelta(days=2)).isoformat()}, format="json")
+    assert notified.status_code == 200, notified.content
+    deadline = date.fromisoformat(notified.json()["defense_deadline"])
+    assert deadline >= today - timedelta(days=2) + timedelta(days=15) and notified.json()["defense_deadline_note"]
+    detail = clerk.get(f"/api/v1/infractions/{inf_id}/").json()
+    assert detail["periods"][0]["end"] == deadline.isoformat() and "art." in detail["periods"][0]["legal_basis"]
+    early = judge.post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."}, format="json")
+    assert early.status_code == 409 and early.json()["rule"]["code"] == "defense_period_running"
+    assert "art." in early.json()["rule"]["legal_basis"] and "errors" in early.json()
+    assert client(alice).post(f"/api/v1/infractions/{inf_id}/defense/", {"text": "Não fui eu."},
+                              format="json").status_code == 201
+    judged = judge.post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."},
+                        format="json")
+    assert judged.status_code == 200, judged.content
+    body = judged.json()
+    assert body["status"] == "upheld" and body["appeal_deadline"] is None and body["decision_notice_pending"]
+    assert body["penalty"]["amount"] is None and body["penalty"]["missing_regulation"]
+    appeal_days = {"alegre": 30, "itagiba": 30, "arapora": 10}[slug]
+    noticed = clerk.post(f"/api/v1/infractions/{inf_id}/decision-notice/", {"acknowledged_on": today.isoformat()},
+                         format="json")
+    assert noticed.status_code == 200, noticed.content
+    assert date.fromisoformat(noticed.json()["appeal_deadline"]) >= today + timedelta(days=appeal_days)
+    # the regulation that fixes the value, in force since before the infraction
+    r = client(tokens["admin"]).post("/api/v1/regulations/", {"key": key, "number": "Decreto nº 10/2020",
+                                                              "date": "2020-01-02", "value": value}, format="json")
+    assert r.status_code == 201, r.content
+    appeal = client(alice).post(f"/api/v1/infractions/{inf_id}/appeal/", {"text": "Recorro."}, format="json")
+    assert appeal.status_code == 201, appeal.content
+    same = judge.post(f"/api/v1/infractions/{inf_id}/appeal/judge/", {"granted": False, "grounds": "Mantida."},
+                      format="json")
+    assert same.status_code == 409 and same.json()["rule"]["code"] == "same_judge_both_instances"
+    decided = client(tokens["julgador2"]).post(f"/api/v1/infractions/{inf_id}/appeal/judge/",
+                                               {"granted": False, "grounds": "Mantida."}, format="json")
+    assert decided.status_code == 200, decided.content
+    assert decided.json()["status"] == "final"
+    detail = client(alice).get(f"/api/v1/infractions/{inf_id}/").json()
+    assert detail["fine"] is not None and detail["fine"]["amount"] == detail["penalty"]["amount"]
+    assert [n["instance"] for n in detail["decision_notices"]] == [1]
+    labels = [s["label"] for s in detail["timeline"]]
+    assert any("Notificação da decisão" in label for label in labels) and labels[-1] == "Decisão definitiva"

@@ -39,9 +39,34 @@ ROWS = [
     Row("enforcement:defense", HOLDER_ONLY_FORM, kwargs=_pk("notified")),
     Row("enforcement:defense", {**HOLDER_ONLY_FORM, "requerente": 302}, method="post", kwargs=_pk("notified"),
         data=lambda w: {"text": "Minha defesa."}),
-    Row("enforcement:judge", only(("julgador",)), kwargs=_pk("notified")),
-    Row("enforcement:judge", only(("julgador",), ok=302), method="post", kwargs=_pk("notified"),
+    Row("enforcement:judge", only(("julgador",)), kwargs=_pk("judgeable")),
+    Row("enforcement:judge", only(("julgador",), ok=302), method="post", kwargs=_pk("judgeable"),
         data=lambda w: {"upheld": "1", "grounds": "Comprovado."}),
+    Row("enforcement:waiver", HOLDER_ONLY_FORM, kwargs=_pk("notified")),
+    Row("enforcement:waiver", {**HOLDER_ONLY_FORM, "requerente": 302}, method="post", kwargs=_pk("notified"),
+        data=lambda w: {"text": "Renuncio ao prazo de defesa."}),
+    Row("enforcement:defense-paper", only(("atendente", "admin")), kwargs=_pk("notified")),
+    Row("enforcement:defense-paper", only(("atendente", "admin"), ok=302), method="post", kwargs=_pk("notified"),
+        data=lambda w: {"channel": "counter", "received_on": w["today"], "text": "Defesa entregue no balcão."}),
+    Row("enforcement:waiver-paper", only(("atendente", "admin")), kwargs=_pk("notified")),
+    Row("enforcement:waiver-paper", only(("atendente", "admin"), ok=302), method="post", kwargs=_pk("notified"),
+        data=lambda w: {"channel": "post", "received_on": w["today"], "text": "Termo de renúncia pelo correio."}),
+    Row("enforcement:decision-notice", only(("atendente", "admin")), kwargs=_pk("upheld")),
+    Row("enforcement:decision-notice", only(("atendente", "admin"), ok=302), method="post", kwargs=_pk("upheld"),
+        data=lambda w: {"acknowledged_on": w["today"]}),
+    Row("enforcement:appeal-paper", only(("atendente", "admin")), kwargs=_pk("upheld")),
+    Row("enforcement:appeal-paper", only(("atendente", "admin"), ok=302), method="post", kwargs=_pk("upheld"),
+        data=lambda w: {"channel": "counter", "received_on": w["today"], "text": "Recurso no balcão."}),
+    Row("enforcement:review-hearing", only(("atendente", "admin")), kwargs=_pk("review")),
+    Row("enforcement:review-hearing", only(("atendente", "admin"), ok=302), method="post", kwargs=_pk("review"),
+        data=lambda w: {"acknowledged_on": w["today"]}),
+    Row("enforcement:review-allegations", HOLDER_ONLY_FORM, kwargs=_pk("heard")),
+    Row("enforcement:review-allegations", {**HOLDER_ONLY_FORM, "requerente": 302}, method="post",
+        kwargs=_pk("heard"), data=lambda w: {"text": "Minhas alegações."}),
+    Row("enforcement:regulations", only(("admin",))),
+    Row("enforcement:regulations", only(("admin",), ok=302), method="post",
+        data=lambda w: {"key": "fine:19-III", "act_number": "Decreto nº 9/2026", "act_date": w["today"],
+                        "value": "120.00"}),
     Row("enforcement:appeal", HOLDER_ONLY_FORM, kwargs=_pk("upheld")),
     Row("enforcement:appeal", {**HOLDER_ONLY_FORM, "requerente": 302}, method="post", kwargs=_pk("upheld"),
         data=lambda w: {"text": "Recorro."}),
@@ -76,9 +101,27 @@ ROWS = [
     Row("api-infraction-defense", {**API_AUTH, "requerente": 201, "outsider": 404, "*": 403}, method="post", api=True,
         kwargs=_pk("notified"), data=lambda w: {"text": "Defesa."}),
     Row("api-infraction-judge", {**API_AUTH, "julgador": 200, "*": 403}, method="post", api=True,
-        kwargs=_pk("notified"), data=lambda w: {"upheld": True, "grounds": "Comprovado."}),
+        kwargs=_pk("judgeable"), data=lambda w: {"upheld": True, "grounds": "Comprovado."}),
     Row("api-infraction-appeal", {**API_AUTH, "requerente": 201, "outsider": 404, "*": 403}, method="post", api=True,
         kwargs=_pk("upheld"), data=lambda w: {"text": "Recorro."}),
+    Row("api-infraction-defense-waiver", {**API_AUTH, "requerente": 201, "outsider": 404, "*": 403}, method="post",
+        api=True, kwargs=_pk("notified"), data=lambda w: {"text": "Renuncio."}),
+    Row("api-infraction-defense-paper", {**API_AUTH, "atendente": 201, "admin": 201, "*": 403}, method="post",
+        api=True, kwargs=_pk("notified"), data=lambda w: {"text": "Defesa em papel.", "received_on": w["today"]}),
+    Row("api-infraction-defense-waiver-paper", {**API_AUTH, "atendente": 201, "admin": 201, "*": 403},
+        method="post", api=True, kwargs=_pk("notified"),
+        data=lambda w: {"text": "Renúncia em papel.", "received_on": w["today"], "channel": "post"}),
+    Row("api-infraction-decision-notice", {**API_AUTH, "atendente": 200, "admin": 200, "*": 403}, method="post",
+        api=True, kwargs=_pk("upheld"), data=lambda w: {"acknowledged_on": w["today"]}),
+    Row("api-infraction-appeal-paper", {**API_AUTH, "atendente": 201, "admin": 201, "*": 403}, method="post",
+        api=True, kwargs=_pk("upheld"), data=lambda w: {"text": "Recurso em papel.", "received_on": w["today"]}),
+    Row("api-infraction-review-hearing", {**API_AUTH, "atendente": 200, "admin": 200, "*": 403}, method="post",
+        api=True, kwargs=_pk("review"), data=lambda w: {"acknowledged_on": w["today"]}),
+    Row("api-infraction-review-allegations", {**API_AUTH, "requerente": 201, "outsider": 404, "*": 403},
+        method="post", api=True, kwargs=_pk("heard"), data=lambda w: {"text": "Minhas alegações."}),
+    Row("api-regulations", {**API_AUTH, "admin": 200, "*": 403}, api=True),
+    Row("api-regulations", {**API_AUTH, "admin": 201, "*": 403}, method="post", api=True,
+        data=lambda w: {"key": "fine:19-III", "number": "Decreto nº 9/2026", "date": w["today"], "value": "120.00"}),
     Row("api-infraction-appeal-judge", {**API_AUTH, "julgador": 200, "*": 403}, method="post", api=True,
         kwargs=_pk("appealed"), data=lambda w: {"granted": False, "grounds": "Mantida."}),
     Row("api-infraction-suspensive-effect", {**API_AUTH, "julgador": 200, "*": 403}, method="post", api=True,
@@ -125,11 +168,25 @@ def build(world, personas):
     world["auto"] = issue("auto")
     world["photo"] = ProofPhoto.objects.create(infraction=world["auto"], file=ContentFile(_PNG, name="f.png"),
                                                mime="image/png", uploaded_by=agent)
-    for key in ("notified", "upheld", "appealed", "final"):
+    from enforcement.models import Appeal
+    from tests.conftest import make_user
+    from tests.enforcement.helpers import regulate_all
+
+    regulate_all()
+    first_judge = make_user("julgador-1a-instancia", "julgador")  # the persona julgador decides the appeals
+    for key in ("notified", "judgeable", "upheld", "appealed", "final", "review", "heard"):
         inf = issue(key)
         services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=today - timedelta(days=1))
         if key != "notified":
-            services.infraction_judge(actor=judge, infraction=inf, upheld=True, grounds="Comprovado.")
+            services.defense_waive(actor=holder, infraction=inf, text="Renuncio ao prazo de defesa.")
+        if key in ("upheld", "appealed", "final"):
+            services.infraction_judge(actor=first_judge, infraction=inf, upheld=True, grounds="Comprovado.")
+        if key in ("review", "heard"):  # a dismissal under ex officio review (PL 015/2025 art. 25, §1)
+            services.infraction_judge(actor=first_judge, infraction=inf, upheld=False, grounds="Defesa acolhida.")
+            Appeal.objects.create(infraction=inf, instance=1, ex_officio=True, text="Revisão de ofício.",
+                                  filed_on=today)
+        if key == "heard":
+            services.review_hearing_open(actor=clerk, infraction=inf, acknowledged_on=today)
         if key in ("appealed", "final"):
             services.appeal_file(actor=holder, infraction=inf, text="Recurso.")
         if key == "final":
@@ -139,7 +196,8 @@ def build(world, personas):
     # suspended "até a regularização" (fine paid, waiting for the clerk to record the new vistoria)
     regular = issue("regular", "20-I")
     services.infraction_notify(actor=clerk, infraction=regular, acknowledged_on=today - timedelta(days=1))
-    services.infraction_judge(actor=judge, infraction=regular, upheld=True, grounds="Comprovado.")
+    services.defense_waive(actor=holder, infraction=regular, text="Renuncio ao prazo de defesa.")
+    services.infraction_judge(actor=first_judge, infraction=regular, upheld=True, grounds="Comprovado.")
     services.appeal_file(actor=holder, infraction=regular, text="Recurso.")
     services.appeal_judge(actor=judge, infraction=regular, granted=False, grounds="Mantida.")
     regular.refresh_from_db()

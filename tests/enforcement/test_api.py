@@ -13,7 +13,7 @@ from licensing.models import AlvaraStatus, GrantBar
 from portal import regulation
 from portal.models import AuditEntry
 from tests.conftest import CPF_CAROL, make_user
-from tests.enforcement.helpers import at
+from tests.enforcement.helpers import at, due
 from tests.factories import VehicleFactory, issue_authorization
 
 pytestmark = pytest.mark.django_db
@@ -60,12 +60,20 @@ def test_bad_input_names_the_field(api, agent, alegre):
 
 
 def test_unauthorised_vehicle_can_be_fined(api, itagiba, issue, chain):
+    """PL 015/2025 art. 4, §1: 10 UFP — charged only once the decree fixing the UFP is recorded."""
     body = issue("XYZ9A87", "4-P1", itagiba.today() - timedelta(days=40))
     inf = Infraction.objects.get(pk=body["id"])
     assert inf.vehicle is None and inf.authorization is None and inf.holder is None
     chain.notify(body["id"], itagiba.today() - timedelta(days=39))
     result = chain.judge(body["id"])
+    assert result["penalty"]["amount"] is None and result["penalty"]["fine_units"] == 10
+    assert "UFP" in result["penalty"]["missing_regulation"] and result["missing_regulation"]
+    chain.regulate()
+    body = issue("XYZ9A87", "4-P1", itagiba.today() - timedelta(days=40))
+    chain.notify(body["id"], itagiba.today() - timedelta(days=39))
+    result = chain.judge(body["id"])
     assert result["penalty"]["amount"] == "50.00" and result["penalty"]["fine_units"] == 10
+    assert result["penalty"]["missing_regulation"] is None
     assert set(result["penalty"]["kinds"]) == {"fine", "seizure"}
 
 
@@ -78,17 +86,18 @@ def test_double_submit_with_the_same_key_creates_one_auto(api, agent, alegre, gr
 
 
 def test_full_chain_alegre(api, alegre, applicant, grant, issue, chain):
+    chain.regulate()
     today = alegre.today()
     body = issue(grant.vehicle.plate, "19-I", today - timedelta(days=2))
     notified = chain.notify(body["id"], today - timedelta(days=1))
-    assert notified["defense_deadline"] == (today + timedelta(days=14)).isoformat()
+    assert notified["defense_deadline"] == due(today - timedelta(days=1), 15, "defense.days").isoformat()
     r = api(applicant).post(f"/api/v1/infractions/{body['id']}/defense/", {"text": "Não houve cobrança."}, format="json")
     assert r.status_code == 201
     result = chain.judge(body["id"])
     assert result["status"] == "upheld"
     assert result["penalty"]["amount"] == "150.00" and result["penalty"]["multiplier"] == 1
-    # art. 18, §7: 30 days from the ciência of the notice of the autuação (yesterday)
-    assert result["appeal_deadline"] == (today + timedelta(days=29)).isoformat()
+    # art. 18, §§5º and 7º: 30 days from the ciência of the new notice, of the decision (today)
+    assert result["appeal_deadline"] == due(today, 30).isoformat()
     r = api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Reconsiderem."}, format="json")
     assert r.status_code == 201
     final = chain.judge_appeal(body["id"], granted=False)
@@ -97,12 +106,13 @@ def test_full_chain_alegre(api, alegre, applicant, grant, issue, chain):
     assert inf.fine.amount == Decimal("150.00") and inf.fine.due_date == today + timedelta(days=30)
     detail = api(applicant).get(f"/api/v1/infractions/{body['id']}/").json()
     actions = [h["action"] for h in detail["history"]]
-    assert actions[:6] == ["infraction_issued", "infraction_notified", "infraction_defense_filed",
-                           "infraction_upheld", "infraction_appealed", "appeal_judged"]
+    assert actions[:7] == ["infraction_issued", "infraction_notified", "infraction_defense_filed",
+                           "infraction_upheld", "decision_notified", "infraction_appealed", "appeal_judged"]
     assert detail["fine"]["amount"] == "150.00"
 
 
 def test_full_chain_itagiba_defense_returns_alvara_and_cassation_bars_holder(api, itagiba, applicant, grant, issue, chain):
+    chain.regulate()
     today = itagiba.today()
     aux = make_user(CPF_CAROL, "requerente", cpf=CPF_CAROL, name="Carol Auxiliar")
     from licensing.grants.services import alvara_issue
@@ -118,9 +128,11 @@ def test_full_chain_itagiba_defense_returns_alvara_and_cassation_bars_holder(api
     assert inf.retained_alvara.status == AlvaraStatus.ACTIVE  # art. 22, parágrafo único
     result = chain.judge(body["id"])
     assert "cassation" in result["penalty"]["kinds"] and result["penalty"]["amount"] == "50.00"
-    # no appeal within 30 days → final
-    assert services.close_appeal_windows(today + timedelta(days=31)) == 1
-    assert services.close_appeal_windows(today + timedelta(days=31)) == 0
+    # no appeal within 30 days of the notice of the decision → final
+    after = due(today, 30) + timedelta(days=1)
+    assert services.close_appeal_windows(after - timedelta(days=1)) == 0
+    assert services.close_appeal_windows(after) == 1
+    assert services.close_appeal_windows(after) == 0
     grant.refresh_from_db()
     assert grant.status == "cassada"
     bar = active_bar(applicant.cpf, today)
@@ -141,23 +153,36 @@ def test_itagiba_dismissal_goes_to_ex_officio_review(api, itagiba, grant, issue,
     assert grant.status == "active"
 
 
-def test_arapora_has_no_defense_phase_and_second_instance_for_d(api, arapora, applicant, grant, issue, chain):
+def test_arapora_hears_the_holder_and_has_a_second_instance_for_d(api, arapora, applicant, judge, grant, issue,
+                                                                  chain):
+    """Lei 724/2008 art. 25 and Constituição art. 5º, LV: a defense period (example value) before the
+    judgement; 10 days from the notice of each decision; D and E go on to the Prefeito; the penalty on
+    the grant only when final."""
+    chain.regulate()
     today = arapora.today()
     body = issue(grant.vehicle.plate, "23-II", today - timedelta(days=3))
     notified = chain.notify(body["id"], today - timedelta(days=2))
-    assert notified["defense_deadline"] is None and notified["status"] == "awaiting_judgement"
+    assert notified["defense_deadline"] == due(today - timedelta(days=2), 15, "defense.days").isoformat()
+    r = api(judge).post(f"/api/v1/infractions/{body['id']}/judge/", {"upheld": True, "grounds": "x"}, format="json")
+    assert r.status_code == 409 and r.json()["rule"]["code"] == "defense_period_running"
+    assert "art. 5º, LV" in r.json()["rule"]["legal_basis"]
     r = api(applicant).post(f"/api/v1/infractions/{body['id']}/defense/", {"text": "x"}, format="json")
-    assert r.status_code == 409 and r.json()["rule"]["code"] == "no_defense_phase"
+    assert r.status_code == 201
     result = chain.judge(body["id"])
     assert result["penalty"]["kinds"] == ["fine", "suspension", "impediment"]
     assert result["penalty"]["amount"] == "20.00" and result["penalty"]["suspension_days"] == 10
-    assert result["appeal_deadline"] == (today + timedelta(days=10)).isoformat()
+    assert result["appeal_deadline"] == due(today, 10).isoformat()
+    grant.refresh_from_db()
+    assert grant.status == "active"  # not final yet
     assert api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "1ª"}, format="json").status_code == 201
     first = chain.judge_appeal(body["id"], granted=False)
-    assert first["status"] == "upheld" and first["appeal_deadline"] == (today + timedelta(days=10)).isoformat()
+    assert first["status"] == "upheld" and first["appeal_deadline"] == due(today, 10, "appeal.second_instance_days").isoformat()
     r = api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "2ª"}, format="json")
     assert r.status_code == 201 and r.json()["instance"] == 2 and r.json()["authority"] == "Prefeito Municipal"
-    final = chain.judge_appeal(body["id"], granted=False)
+    # neither the first julgador nor the one who decided the first appeal decides the second
+    chain.judge_appeal(body["id"], granted=False, expect=409)
+    chain.judge_appeal(body["id"], granted=False, expect=409, user=judge)
+    final = chain.judge_appeal(body["id"], granted=False, user=make_user("prefeito", "julgador"))
     assert final["status"] == "final"
     grant.refresh_from_db()
     assert grant.status == "suspended" and grant.suspended_until is None  # impediment: no end date
@@ -168,15 +193,16 @@ def test_arapora_suspension_ends_and_grant_is_active_again(api, arapora, grant, 
     body = issue(grant.vehicle.plate, "23-XIV", today - timedelta(days=3))  # B-3 + C-1 (5 days)
     chain.notify(body["id"], today - timedelta(days=2))
     chain.judge(body["id"])
-    # the appeal does not suspend the decision (appeal.suspensive = false): suspended from the decision
+    # the suspension takes effect only when the decision is final (appeal.suspensive = true)
     grant.refresh_from_db()
-    assert grant.status == "suspended" and grant.suspended_until == today + timedelta(days=4)
-    services.close_appeal_windows(today + timedelta(days=11))  # final: nothing more on the grant
+    assert grant.status == "active"
+    final_on = due(today, 10) + timedelta(days=1)
+    assert services.close_appeal_windows(final_on) == 1
     grant.refresh_from_db()
-    assert grant.suspended_until == today + timedelta(days=4)
-    assert services.lift_ended_suspensions(today + timedelta(days=4)) == 0
-    assert services.lift_ended_suspensions(today + timedelta(days=5)) == 1
-    assert services.lift_ended_suspensions(today + timedelta(days=5)) == 0
+    assert grant.status == "suspended" and grant.suspended_until == final_on + timedelta(days=4)
+    assert services.lift_ended_suspensions(final_on + timedelta(days=4)) == 0
+    assert services.lift_ended_suspensions(final_on + timedelta(days=5)) == 1
+    assert services.lift_ended_suspensions(final_on + timedelta(days=5)) == 0
     grant.refresh_from_db()
     assert grant.status == "active"
 
@@ -189,6 +215,7 @@ def _upheld(issue, chain, plate, code, day):
 
 @pytest.mark.parametrize("gap,multiplier,amount", [(30, 2, "300.00"), (31, 1, "150.00")])
 def test_alegre_recidivism_day_30_counts_day_31_does_not(alegre, grant, issue, chain, gap, multiplier, amount):
+    chain.regulate()
     first_day = alegre.today() - timedelta(days=60)
     _upheld(issue, chain, grant.vehicle.plate, "19-I", first_day)
     second = _upheld(issue, chain, grant.vehicle.plate, "19-I", first_day + timedelta(days=gap))
@@ -205,6 +232,7 @@ def test_arapora_recidivism_window_90_days(arapora, grant, issue, chain, gap, mu
 
 
 def test_arapora_third_offence_is_four_times(arapora, grant, issue, chain):
+    chain.regulate()
     start = arapora.today() - timedelta(days=100)
     amounts = [_upheld(issue, chain, grant.vehicle.plate, "23-I", start + timedelta(days=d))["penalty"]["amount"]
                for d in (0, 30, 60)]
@@ -229,7 +257,7 @@ def test_another_holders_auto_does_not_count(alegre, grant, outsider, issue, cha
     assert second["penalty"]["multiplier"] == 1
 
 
-def test_fine_without_value_is_refused_naming_the_article(api, judge, alegre, grant, issue, chain, settings):
+def test_fine_without_value_is_recorded_without_amount_naming_the_missing_regulation(api, judge, alegre, grant, issue, chain, settings):
     from portal.models import Municipality
 
     muni = Municipality.objects.get(is_active=True)
@@ -242,14 +270,18 @@ def test_fine_without_value_is_refused_naming_the_article(api, judge, alegre, gr
     regulation.invalidate()
     body = issue(grant.vehicle.plate, "19-I", alegre.today() - timedelta(days=2))
     chain.notify(body["id"], alegre.today() - timedelta(days=1))
+    chain.waive(body["id"])
     r = api(judge).post(f"/api/v1/infractions/{body['id']}/judge/", {"upheld": True, "grounds": "x"}, format="json")
-    assert r.status_code == 409
-    assert r.json()["rule"]["code"] == "fine_value_not_set" and "art. 19, I" in r.json()["rule"]["legal_basis"]
+    assert r.status_code == 200, r.content
+    penalty = r.json()["penalty"]
+    assert penalty["kinds"] == ["fine"] and penalty["amount"] is None
+    assert "art. 19, I" in penalty["missing_regulation"] and "regulamento" in penalty["missing_regulation"]
 
 
 @pytest.mark.parametrize("days_ago,expected", [(15, 201), (16, 409)])
-def test_defense_on_the_last_day_accepted_next_day_refused(api, alegre, applicant, grant, issue, chain, days_ago, expected):
-    today = alegre.today()
+def test_defense_on_the_last_day_accepted_next_day_refused(api, alegre, applicant, grant, issue, chain, clock, days_ago,
+                                                          expected):
+    today = alegre.today()  # the clock: a business day, so that the 15th day is not moved on
     body = issue(grant.vehicle.plate, "19-I", today - timedelta(days=days_ago))
     chain.notify(body["id"], today - timedelta(days=days_ago))
     r = api(applicant).post(f"/api/v1/infractions/{body['id']}/defense/", {"text": "Defesa"}, format="json")
@@ -258,39 +290,56 @@ def test_defense_on_the_last_day_accepted_next_day_refused(api, alegre, applican
         assert r.json()["rule"]["legal_basis"].endswith("art. 18, §4")
 
 
-@pytest.mark.parametrize("notice_days_ago,expected", [(30, 201), (31, 409)])
-def test_alegre_appeal_counted_from_the_notice_of_the_autuacao(api, alegre, applicant, grant, issue, chain,
-                                                                notice_days_ago, expected):
-    """Lei 3.703/2022 art. 18, §7: "30 dias a contar da ciência da notificação da autuação" —
-    day 30 after the ciência is in time, day 31 is late, whenever the decision came."""
+@pytest.mark.parametrize("days_after_decision_notice,expected", [(30, 201), (31, 409)])
+def test_alegre_appeal_counted_from_the_notice_of_the_decision(api, alegre, applicant, grant, issue, chain,
+                                                               days_after_decision_notice, expected):
+    """Lei 3.703/2022 art. 18, §§5º and 7º: esgotada a defesa, a new notice opens the 30 days of the
+    appeal — day 30 after its ciência is in time, day 31 late, though the first notice was 40 days
+    before (counting from it, the period would have ended before the holder knew of the decision)."""
     today = alegre.today()
-    notice_on = today - timedelta(days=notice_days_ago)
+    decision_notice_on = today - timedelta(days=days_after_decision_notice)
+    notice_on = decision_notice_on - timedelta(days=40)
     body = issue(grant.vehicle.plate, "19-I", notice_on - timedelta(days=1))
     chain.notify(body["id"], notice_on)
-    result = chain.judge(body["id"])
-    assert result["appeal_deadline"] == (notice_on + timedelta(days=30)).isoformat()
-    r = api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Recorro."}, format="json")
-    assert r.status_code == expected, r.content
-    if expected == 409:
-        assert r.json()["rule"]["code"] == "appeal_deadline_passed"
-        assert r.json()["rule"]["legal_basis"].endswith("art. 18, §7")
+    result = chain.judge(body["id"], notify_decision=False)
+    assert result["appeal_deadline"] is None and result["decision_notice_pending"] is True
+    Infraction.objects.filter(pk=body["id"]).update(status_changed_at=timezone.now())
+    from enforcement.models import Judgement
 
-
-@pytest.mark.parametrize("days_after,expected", [(10, 201), (11, 409)])
-def test_arapora_appeal_counted_from_the_decision(api, arapora, applicant, grant, issue, chain, days_after, expected):
-    """Lei 724/2008 art. 25, §1: 10 days from the decision (the ciência long before does not count)."""
-    today = arapora.today()
-    body = issue(grant.vehicle.plate, "23-II", today - timedelta(days=41))
-    chain.notify(body["id"], today - timedelta(days=40))
-    assert chain.judge(body["id"])["appeal_deadline"] == (today + timedelta(days=10)).isoformat()
+    Judgement.objects.filter(infraction_id=body["id"]).update(decided_on=decision_notice_on)
+    noticed = chain.decision_notice(body["id"], decision_notice_on)
+    expected_deadline = due(decision_notice_on, 30)
+    assert noticed["appeal_deadline"] == expected_deadline.isoformat()
+    assert expected_deadline >= decision_notice_on + timedelta(days=30)  # a non-business day may move it on
     inf = Infraction.objects.get(pk=body["id"])
+    on = expected_deadline + timedelta(days=days_after_decision_notice - 30)  # the last day, or the day after
     if expected == 201:
-        services.appeal_file(actor=applicant, infraction=inf, text="No último dia", on=today + timedelta(days=days_after))
+        services.appeal_file(actor=applicant, infraction=inf, text="No último dia", on=on)
     else:
         from portal.exceptions import RuleViolation
 
         with pytest.raises(RuleViolation) as exc:
-            services.appeal_file(actor=applicant, infraction=inf, text="Tarde", on=today + timedelta(days=days_after))
+            services.appeal_file(actor=applicant, infraction=inf, text="Tarde", on=on)
+        assert exc.value.code == "appeal_deadline_passed" and exc.value.legal_basis.endswith("art. 18, §7")
+
+
+@pytest.mark.parametrize("days_after,expected", [(10, 201), (11, 409)])
+def test_arapora_appeal_counted_from_the_decision(api, arapora, applicant, grant, issue, chain, days_after, expected):
+    """Lei 724/2008 art. 25, §1: "da data de notificação caberá recurso, no prazo de 10 dias" — from the
+    notice of the decision (the ciência of the autuação long before does not count)."""
+    today = arapora.today()
+    body = issue(grant.vehicle.plate, "23-II", today - timedelta(days=41))
+    chain.notify(body["id"], today - timedelta(days=40))
+    last = due(today, 10)
+    assert chain.judge(body["id"])["appeal_deadline"] == last.isoformat()
+    inf = Infraction.objects.get(pk=body["id"])
+    if expected == 201:
+        services.appeal_file(actor=applicant, infraction=inf, text="No último dia", on=last + timedelta(days=days_after - 10))
+    else:
+        from portal.exceptions import RuleViolation
+
+        with pytest.raises(RuleViolation) as exc:
+            services.appeal_file(actor=applicant, infraction=inf, text="Tarde", on=last + timedelta(days=days_after - 10))
         assert exc.value.conflict and "art. 25" in exc.value.legal_basis
 
 
@@ -338,11 +387,12 @@ def test_vehicle_status_for_agent_and_clerk_only(api, itagiba, agent, clerk, app
 
 
 def test_fine_can_be_marked_paid_by_clerk(api, alegre, clerk, applicant, grant, issue, chain):
+    chain.regulate()
     today = alegre.today()
     body = issue(grant.vehicle.plate, "19-I", today - timedelta(days=2))
     chain.notify(body["id"], today - timedelta(days=1))
     chain.judge(body["id"])
-    services.close_appeal_windows(today + timedelta(days=31))
+    services.close_appeal_windows(due(today, 30) + timedelta(days=1))
     url = f"/api/v1/infractions/{body['id']}/fine/pay/"
     assert api(applicant).post(url, {"paid_on": today.isoformat()}, format="json").status_code == 403
     r = api(clerk).post(url, {"paid_on": today.isoformat()}, format="json")
@@ -461,12 +511,13 @@ def test_photos_and_attachments_are_checked_by_content(api, agent, applicant, al
 
 
 def test_suspension_until_regularised_needs_the_fine_paid_then_ends(api, alegre, clerk, applicant, grant, issue, chain):
+    chain.regulate()
     today = alegre.today()
     body = issue(grant.vehicle.plate, "20-I", today - timedelta(days=2))
     chain.notify(body["id"], today - timedelta(days=1))
     result = chain.judge(body["id"])
     assert result["penalty"]["kinds"] == ["fine", "suspension_until_regularised", "new_inspection"]
-    services.close_appeal_windows(today + timedelta(days=31))
+    services.close_appeal_windows(due(today, 30) + timedelta(days=1))
     grant.refresh_from_db()
     assert grant.status == "suspended" and grant.suspended_until is None
     url = f"/api/v1/infractions/{body['id']}/regularisation/"
@@ -484,7 +535,7 @@ def test_arapora_code_e_revokes_and_bars_without_term(arapora, applicant, grant,
     chain.notify(body["id"], today - timedelta(days=1))
     result = chain.judge(body["id"])
     assert result["penalty"]["kinds"] == ["cancellation"] and result["penalty"]["amount"] is None
-    services.close_appeal_windows(today + timedelta(days=11))
+    services.close_appeal_windows(due(today, 10) + timedelta(days=1))
     grant.refresh_from_db()
     bar = active_bar(applicant.cpf, today + timedelta(days=3650))
     assert grant.status == "cassada" and bar is not None and bar.until is None
@@ -492,18 +543,20 @@ def test_arapora_code_e_revokes_and_bars_without_term(arapora, applicant, grant,
 
 
 def test_alegre_article_22_opens_revocation_process_without_ending_the_grant(alegre, grant, issue, chain):
+    chain.regulate()
     today = alegre.today()
     body = issue(grant.vehicle.plate, "22-I", today - timedelta(days=2))
     chain.notify(body["id"], today - timedelta(days=1))
     result = chain.judge(body["id"])
     assert result["penalty"]["kinds"] == ["fine", "seizure", "revocation_process"]
     assert result["penalty"]["amount"] == "800.00"
-    services.close_appeal_windows(today + timedelta(days=31))
+    services.close_appeal_windows(due(today, 30) + timedelta(days=1))
     grant.refresh_from_db()
     assert grant.status == "active" and not GrantBar.objects.exists()
 
 
 def test_simultaneous_infractions_in_one_auto_add_up(arapora, grant, issue, chain):
+    chain.regulate()
     today = arapora.today()
     body = issue(grant.vehicle.plate, "23-IX", today - timedelta(days=2), infraction_codes=["23-X"])
     inf = Infraction.objects.get(pk=body["id"])
@@ -526,7 +579,9 @@ def test_fine_value_set_by_decree_applies_from_its_date(api, alegre, grant, issu
     before = issue(grant.vehicle.plate, "19-I", today - timedelta(days=10))
     after = issue(grant.vehicle.plate, "19-II", today - timedelta(days=1))
     chain.notify(before["id"], today)
-    assert chain.judge(before["id"])["penalty"]["amount"] == "150.00"
+    # no regulation in force on the day of the infraction: the pack's example value has no effect
+    penalty = chain.judge(before["id"])["penalty"]
+    assert penalty["amount"] is None and "19-I" in penalty["missing_regulation"]
     RegulationParameter.objects.create(municipality=Municipality.objects.get(is_active=True), key="fine.19-II",
                                        value="99.99", legal_basis="Decreto nº 1/2026 (exemplo)",
                                        effective_from=today - timedelta(days=5), source="admin")
@@ -556,9 +611,10 @@ def test_second_suspension_stacks_on_a_suspension_being_served(arapora, grant, i
     for body in (first, second):
         chain.notify(body["id"], today - timedelta(days=2))
         chain.judge(body["id"])
-    assert services.close_appeal_windows(today + timedelta(days=11)) == 2
+    final_on = due(today, 10) + timedelta(days=1)
+    assert services.close_appeal_windows(final_on) == 2
     grant.refresh_from_db()
-    first_until = today + timedelta(days=4)
+    first_until = final_on + timedelta(days=4)
     second_until = first_until + timedelta(days=30)
     assert grant.status == "suspended" and grant.suspended_until == second_until
     assert Infraction.objects.get(pk=second["id"]).suspension_until == second_until
@@ -580,7 +636,7 @@ def test_suspension_without_end_date_wins_over_a_fixed_one(arapora, grant, issue
     for body in bodies:
         chain.notify(body["id"], today - timedelta(days=2))
         chain.judge(body["id"])
-    assert services.close_appeal_windows(today + timedelta(days=11)) == 2
+    assert services.close_appeal_windows(due(today, 10) + timedelta(days=1)) == 2
     grant.refresh_from_db()
     assert grant.status == "suspended" and grant.suspended_until is None
 
@@ -651,19 +707,21 @@ def test_itagiba_cassation_takes_effect_at_the_decision_and_a_granted_appeal_und
     assert Infraction.objects.get(pk=body["id"]).effects_on is None
 
 
-def test_arapora_suspension_at_the_decision_denied_appeal_keeps_it_and_final_adds_nothing(arapora, applicant, grant,
-                                                                                          issue, chain, api):
+def test_arapora_suspension_only_when_final_denied_appeal_applies_it_once(arapora, applicant, grant,
+                                                                          issue, chain, api):
+    """Lei 724/2008 art. 25 (Constituição art. 5º, LV): suspension takes effect when the decision is final."""
     today = arapora.today()
     body = issue(grant.vehicle.plate, "23-XIV", today - timedelta(days=3))  # B-3 + C-1 (5 days)
     chain.notify(body["id"], today - timedelta(days=2))
     chain.judge(body["id"])
     grant.refresh_from_db()
-    assert grant.status == "suspended" and grant.suspended_until == today + timedelta(days=4)
+    assert grant.status == "active"
     assert api(applicant).post(f"/api/v1/infractions/{body['id']}/appeal/", {"text": "Recorro."},
                                format="json").status_code == 201
     assert chain.judge_appeal(body["id"], granted=False)["status"] == "final"
     grant.refresh_from_db()
     assert grant.status == "suspended" and grant.suspended_until == today + timedelta(days=4)
+    assert services.close_appeal_windows(today + timedelta(days=40)) == 0
     assert AuditEntry.objects.filter(action="authorization_status", to_state="suspended").count() == 1
 
 

@@ -35,18 +35,33 @@ def _notify(tokens, inf_id, on: date):
     return r.json()
 
 
-def _judge(tokens, inf_id, upheld=True):
+def _judge(tokens, inf_id, upheld=True, holder_token=None):
+    """Judge once the defense period is over or waived (here the holder waives it in writing), and
+    record the notice of the decision, which opens the appeal period."""
+    if holder_token:
+        r = client(holder_token).post(f"/api/v1/infractions/{inf_id}/defense/waiver/",
+                                      {"text": "Renuncio ao prazo de defesa."}, format="json")
+        assert r.status_code == 201, r.content
     r = client(tokens["julgador"]).post(f"/api/v1/infractions/{inf_id}/judge/",
                                         {"upheld": upheld, "grounds": "Comprovado."}, format="json")
     assert r.status_code == 200, r.content
-    return r.json()
+    body = r.json()
+    if body.get("decision_notice_pending"):
+        n = client(tokens["atendente"]).post(f"/api/v1/infractions/{inf_id}/decision-notice/",
+                                             {"acknowledged_on": date.today().isoformat()}, format="json")
+        assert n.status_code == 200, n.content
+        body["appeal_deadline"] = n.json()["appeal_deadline"]
+    return body
 
 
 def _appeal_denied(tokens, holder_token, inf_id):
     r = client(holder_token).post(f"/api/v1/infractions/{inf_id}/appeal/", {"text": "Recorro."}, format="json")
     assert r.status_code == 201, r.content
-    r = client(tokens["julgador"]).post(f"/api/v1/infractions/{inf_id}/appeal/judge/",
-                                        {"granted": False, "grounds": "Mantida."}, format="json")
+    same = client(tokens["julgador"]).post(f"/api/v1/infractions/{inf_id}/appeal/judge/",
+                                           {"granted": False, "grounds": "Mantida."}, format="json")
+    assert same.status_code == 409 and same.json()["rule"]["code"] == "same_judge_both_instances"
+    r = client(tokens["julgador2"]).post(f"/api/v1/infractions/{inf_id}/appeal/judge/",
+                                         {"granted": False, "grounds": "Mantida."}, format="json")
     assert r.status_code == 200, r.content
     return r.json()
 
@@ -62,7 +77,7 @@ def test_itagiba_cassation_bars_the_auxiliary_named_in_the_application(setup_pac
     assert ap.status_code == 200, ap.content
     inf_id = _issue(tokens, "QRS1A23", "19-VII", date.today() - timedelta(days=3))
     _notify(tokens, inf_id, date.today() - timedelta(days=2))
-    assert "cassation" in _judge(tokens, inf_id)["penalty"]["kinds"]
+    assert "cassation" in _judge(tokens, inf_id, holder_token=alice)["penalty"]["kinds"]
     assert _appeal_denied(tokens, alice, inf_id)["status"] == "final"
     again = client(bob).post("/api/v1/applications/", application_payload(plate="XYZ9Z99"), format="json")
     assert again.status_code == 400, again.content

@@ -97,22 +97,32 @@ def test_uncoded_fine_in_reais_and_flags():
             "penalties": {"fine_amount": "250.00", "fine_example": True, "until_regularised": True, "new_inspection": True}}
     entry = rules.catalogue_entry(item, {})
     pen = rules.compute_penalty([entry], unit_value=None, multiplier=2, recidivism_refs=["001/2026"])
-    assert pen["amount"] == "500.00" and pen["fine_units"] is None
+    # the example value has no legal effect: nothing is charged and the missing regulation is named
+    assert pen["amount"] is None and pen["base_amount"] is None and pen["fine_units"] is None
+    assert "regulamento" in pen["missing_regulation"] and "art. 20, I" in pen["missing_regulation"]
     assert pen["kinds"] == ["fine", "suspension_until_regularised", "new_inspection"]
+    # once a regulation fixes the value (override), it is charged, doubled by the recidivism
+    pen = rules.compute_penalty([entry], unit_value=None, multiplier=2, recidivism_refs=["001/2026"],
+                                fine_overrides={"20-I": Decimal("250.00")})
+    assert pen["amount"] == "500.00" and pen["missing_regulation"] is None
 
 
-def test_fine_without_value_cannot_be_imposed_and_names_the_article():
+def test_fine_without_value_is_recorded_without_amount_and_names_the_missing_regulation():
     item = {"code": "19-I", "legal_basis": "PL 015/2025, art. 19, I", "penalties": {"fine_example": True, "cassation": True}}
     entry = rules.catalogue_entry(item, {})
-    with pytest.raises(RuleViolation) as exc:
-        rules.compute_penalty([entry], unit_value=None)
-    assert exc.value.code == "fine_value_not_set" and "art. 19, I" in str(exc.value)
+    pen = rules.compute_penalty([entry], unit_value=None)
+    assert pen["kinds"] == ["fine", "cassation"] and pen["amount"] is None
+    assert "19-I" in pen["missing_regulation"] and "art. 19, I" in pen["missing_regulation"]
 
 
-def test_units_without_fiscal_unit_value_are_not_set():
+def test_units_without_fiscal_unit_value_or_with_an_example_value_are_not_charged():
     item = {"code": "4-P1", "legal_basis": "art. 4, §1", "penalties": {"fine_units": 10, "seizure": True}}
-    with pytest.raises(RuleViolation):
-        rules.compute_penalty([rules.catalogue_entry(item, {})], unit_value=None)
+    entry = rules.catalogue_entry(item, {})
+    assert rules.compute_penalty([entry], unit_value=None)["amount"] is None
+    pen = rules.compute_penalty([entry], unit_value=Decimal("5.00"), unit_name="UFP", unit_is_example=True,
+                                unit_basis="art. 6")
+    assert pen["amount"] is None and pen["fine_units"] == 10 and "UFP" in pen["missing_regulation"]
+    assert rules.compute_penalty([entry], unit_value=Decimal("5.00"), unit_name="UFP")["amount"] == "50.00"
 
 
 def test_money_rounds_half_up_to_the_cent():
@@ -149,14 +159,70 @@ def test_a_further_suspension_starts_after_the_one_being_served():
     assert rules.next_suspension_start(d, d - timedelta(days=1)) == d  # already over
 
 
-def test_appeal_deadline_from_the_decision_or_from_the_notice():
-    from portal.regulation import Param
+def test_appeal_period_starts_at_the_notice_of_the_decision_never_before():
+    decided, noticed = date(2026, 11, 30), date(2026, 12, 3)
+    assert rules.appeal_period_start(counted_from=None, decided_on=decided, decision_notice_on=None) == decided
+    assert rules.appeal_period_start(counted_from="decision_notice", decided_on=decided,
+                                     decision_notice_on=None) is None  # waits for the notice
+    assert rules.appeal_period_start(counted_from="decision_notice", decided_on=decided,
+                                     decision_notice_on=noticed) == noticed
+    # the legacy "notice" (of the autuação) is read the same way: never before the holder knew of it
+    assert rules.appeal_period_start(counted_from="notice", decided_on=decided, decision_notice_on=noticed) == noticed
 
-    notice = Param("appeal.counted_from", "notice", "Lei X, art. 18, §7", date(2000, 1, 1))
-    decided, noticed = date(2026, 11, 30), date(2026, 11, 1)
-    assert rules.appeal_deadline(decided_on=decided, notice_on=noticed, days=30, counted_from=None,
-                                 weekend_extends=False) == date(2026, 12, 30)
-    assert rules.appeal_deadline(decided_on=decided, notice_on=noticed, days=30, counted_from=notice,
-                                 weekend_extends=False) == date(2026, 12, 1)
-    assert rules.appeal_deadline(decided_on=decided, notice_on=None, days=30, counted_from=notice,
-                                 weekend_extends=False) == date(2026, 12, 30)
+
+def test_a_deadline_on_saturday_moves_to_monday_with_how_it_was_counted():
+    # notice on 2026-02-20 + 15 = Saturday 2026-03-07 → Monday 2026-03-09
+    last, note = rules.counted_deadline(date(2026, 2, 20), 15, next_business_day=True, uf="ES")
+    assert last == date(2026, 3, 9)
+    assert "sábado" in note and "domingo" in note and "art. 66" in note and "09/03/2026" in note
+    last, note = rules.counted_deadline(date(2026, 2, 20), 15, next_business_day=False, uf="ES")
+    assert last == date(2026, 3, 7) and "prorrogado" not in note
+
+
+def test_a_deadline_on_a_national_state_or_municipal_holiday_moves_to_the_next_business_day():
+    # 2026-04-21 (Tiradentes, Tuesday): national
+    assert rules.counted_deadline(date(2026, 4, 6), 15, next_business_day=True, uf="ES")[0] == date(2026, 4, 22)
+    # 2026-04-13 (Monday): Nossa Senhora da Penha, state holiday of Espírito Santo only
+    assert rules.counted_deadline(date(2026, 3, 29), 15, next_business_day=True, uf="ES")[0] == date(2026, 4, 14)
+    assert rules.counted_deadline(date(2026, 3, 29), 15, next_business_day=True, uf="MG")[0] == date(2026, 4, 13)
+    # a municipal holiday of the pack (Wednesday 2026-06-17)
+    municipal = [{"date": "06-17", "name": "Aniversário do município"}]
+    last, note = rules.counted_deadline(date(2026, 6, 2), 15, next_business_day=True, uf="BA", municipal=municipal)
+    assert last == date(2026, 6, 18) and "feriado municipal" in note
+
+
+def test_judgement_refused_on_the_last_day_of_the_defense_period_allowed_the_next():
+    last = date(2026, 3, 17)
+    blocked = rules.judgement_blocked(last, defense_deadline=last, defense_filed=False, waived=False,
+                                      legal_basis="art. 22")
+    assert blocked is not None and blocked.conflict and blocked.code == "defense_period_running"
+    assert "18/03/2026" in str(blocked)
+    assert rules.judgement_blocked(last + timedelta(days=1), defense_deadline=last, defense_filed=False, waived=False,
+                                   legal_basis="art. 22") is None
+    assert rules.judgement_blocked(last, defense_deadline=last, defense_filed=True, waived=False, legal_basis="x") is None
+    assert rules.judgement_blocked(last, defense_deadline=last, defense_filed=False, waived=True, legal_basis="x") is None
+
+
+def test_the_same_person_never_decides_two_instances():
+    v = rules.same_judge_violation(7, [7], "art. 18, §6")
+    assert v is not None and v.conflict and v.code == "same_judge_both_instances" and v.legal_basis == "art. 18, §6"
+    assert rules.same_judge_violation(8, [7], "art. 18, §6") is None
+
+
+def test_alegre_window_is_anchored_at_the_first_fine_and_does_not_slide():
+    """Lei 3.703/2022 art. 23: 30 days "a contar da data da primeira multa"."""
+    new = date(2026, 3, 31)
+    first = PriorFine(ref="1", occurred_on=new - timedelta(days=40), multiplier=1)
+    doubled = PriorFine(ref="2", occurred_on=new - timedelta(days=20), multiplier=2)
+    assert rules.recidivism(new, [first, doubled], window_days=30, mode="double_once",
+                            counted_from="first_fine") == (1, [])
+    # without the anchor, the doubled fine would slide the window
+    assert rules.recidivism(new, [first, doubled], window_days=30, mode="double_once")[0] == 2
+
+
+def test_arapora_counts_earlier_autos_without_fine():
+    """Lei 724/2008 art. 26, parágrafo único: "a prática de mais de uma infração no período de 90 dias"."""
+    new = date(2026, 3, 31)
+    warning = PriorFine(ref="1", occurred_on=new - timedelta(days=60), multiplier=1, has_fine=False)
+    assert rules.recidivism(new, [warning], window_days=90, mode="progressive")[0] == 1
+    assert rules.recidivism(new, [warning], window_days=90, mode="progressive", counts="any_penalty")[0] == 2

@@ -36,7 +36,7 @@ EXPECTED = {
     # slug: (taxi inhabitants per slot, auxiliaries, validity years, vehicle max age, defense days)
     "alegre": (800, 2, 10, 7, 15),
     "itagiba": (1000, 1, 1, 8, 15),
-    "arapora": (1000, 2, 4, 5, None),
+    "arapora": (1000, 2, 4, 5, 15),  # the law is silent: example value (Constituição art. 5º, LV)
 }
 
 
@@ -50,6 +50,7 @@ def test_values_match_the_law(db, slug):
     assert pack.value("grant.validity_years", "taxi") == validity
     assert pack.value("vehicle.max_age_years", "taxi") == age
     assert pack.value("defense.days", "taxi") == defense
+    assert pack.param("defense.days", "taxi").is_example is (slug == "arapora")
     for key in ["quota.inhabitants_per_slot", "auxiliary.max", "grant.validity_years", "vehicle.max_age_years"]:
         assert pack.param(key, "taxi").legal_basis, f"{key} sem base legal"
 

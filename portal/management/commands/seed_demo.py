@@ -17,6 +17,8 @@ DEMO_USERS = [
     ("atendente", Role.CLERK, "Ana Atendente Demonstração", None, ""),
     ("agente", Role.AGENT, "Carlos Agente Demonstração", None, "AG-0042"),
     ("julgador", Role.JUDGE, "Júlia Julgadora Demonstração", None, ""),
+    # the appeal is decided by another authority than the first instance (two instances, two people)
+    ("julgador2", Role.JUDGE, "Paulo Autoridade Recursal Demonstração", None, ""),
     ("admin", Role.ADMIN, "Administrador Demonstração", None, ""),
 ]
 

@@ -3,7 +3,7 @@ applicant and clerk flow): each test names the article it comes from."""
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 
 import pytest
 
@@ -58,10 +58,18 @@ def test_cassacao_bars_the_auxiliary_named_in_the_application(itagiba, api, appl
     inf_id = inf.json()["id"]
     assert api(clerk).post(f"/api/v1/infractions/{inf_id}/notify/", {"acknowledged_on": today.isoformat()},
                            format="json").status_code == 200
+    # no judgement while the defense period runs (art. 22): the holder waives it in writing
+    assert api(applicant).post(f"/api/v1/infractions/{inf_id}/defense/waiver/", {"text": "Renuncio ao prazo."},
+                               format="json").status_code == 201
     judged = api(judge).post(f"/api/v1/infractions/{inf_id}/judge/", {"upheld": True, "grounds": "Comprovado."},
                              format="json")
     assert "cassation" in judged.json()["penalty"]["kinds"]
-    assert enforcement_services.close_appeal_windows(today + timedelta(days=31)) == 1
+    # the notice of the decision opens the 30 days of the appeal (art. 25)
+    noticed = api(clerk).post(f"/api/v1/infractions/{inf_id}/decision-notice/", {"acknowledged_on": today.isoformat()},
+                              format="json")
+    assert noticed.status_code == 200, noticed.content
+    last_day = date.fromisoformat(noticed.json()["appeal_deadline"])
+    assert enforcement_services.close_appeal_windows(last_day + timedelta(days=1)) == 1
     assert active_bar(applicant.cpf, today) is not None
     assert active_bar(CPF_CAROL, today) is not None
     # named again as an auxiliary in someone else's application: refused with the article
