@@ -311,7 +311,7 @@ def test_arapora_cancelled_earlier_auto_stops_doubling_and_a_warning_counts(api,
 # --- Itagibá: refusing the notice cancels the authorization (art. 21, §2, III) ---------------------------
 def test_itagiba_refusal_of_the_notice_cancels_the_grant_without_the_cassation_bar(api, itagiba, applicant, grant_on,
                                                                                   issue, chain, clock):
-    from licensing.selectors import active_bar
+    from licensing.grants.selectors import active_bar
 
     pk = _issue(issue, itagiba, grant_on, D - timedelta(days=3))
     chain.notify(pk, D - timedelta(days=2), refused=True)
