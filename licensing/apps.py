@@ -40,7 +40,6 @@ class LicensingConfig(AppConfig):
         )
         register_home_section(home_section)
         register_demo_seed(seed_transit_demo)
-        register(
-            MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), 80),
-            MenuItem("Veículos na idade máxima", "ops-aged-vehicles", (Role.CLERK, Role.ADMIN), 81),
-        )
+        from licensing import portal_providers
+
+        portal_providers.register()  # public pages, ops page: through portal.registry
