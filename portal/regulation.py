@@ -328,6 +328,7 @@ class LoadResult:
 def load_pack(slug: str, *, population: int | None = None, actor=None) -> LoadResult:
     """Load or update a pack from its file and make it the active one. Idempotent."""
     from portal.audit import audit_log
+    from portal.audit_actions import AuditAction
     from portal.models import FiscalUnitValue, Municipality, RegulationParameter
 
     data = _jsonable(read_pack_file(slug))
@@ -422,7 +423,7 @@ def load_pack(slug: str, *, population: int | None = None, actor=None) -> LoadRe
         audit_log(
             actor=actor,
             obj=municipality,
-            action="pack_loaded",
+            action=AuditAction.PACK_LOADED,
             reason=f"Pacote {slug} carregado",
             data={
                 "created": created,

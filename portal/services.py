@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.roles import Role
 from portal.validators import normalize_cpf, validate_cpf
 
@@ -61,7 +62,7 @@ def applicant_sign_up(
         existing.set_password(password)
         existing.save()
         existing.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
-        audit_log(actor=existing, obj=existing, action="account_claimed", to_state="active",
+        audit_log(actor=existing, obj=existing, action=AuditAction.ACCOUNT_CLAIMED, to_state="active",
                   reason="Cadastro concluído pela própria pessoa (conta criada como condutor auxiliar)")
         return existing
     try:
@@ -75,5 +76,5 @@ def applicant_sign_up(
             {"cpf": ["Já existe uma conta com este CPF. Entre com ele ou recupere a senha."]}
         ) from None
     user.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
-    audit_log(actor=user, obj=user, action="account_created", to_state="active", reason="Cadastro de requerente")
+    audit_log(actor=user, obj=user, action=AuditAction.ACCOUNT_CREATED, to_state="active", reason="Cadastro de requerente")
     return user
