@@ -139,7 +139,7 @@ def modality_label(modality: str) -> str:
 
 
 def adjustment_month(pack: Pack, modality: str) -> dict | None:
-    """The yearly adjustment base month, where the pack has it (e.g. November, Lei 3.703/2022, art. 15, parágrafo único)."""
+    """The yearly adjustment base month, where the pack has it (`tariff.adjustment_month`)."""
     param = pack.param("tariff.adjustment_month", modality)
     if param is None:
         return None
