@@ -28,18 +28,9 @@ class LicensingConfig(AppConfig):
         from licensing.selectors import renewals_filed_in_time
 
         register_renewal_hold(renewals_filed_in_time)  # a renewal filed in time keeps the grant valid
-        from licensing.demo_transit import home_section, seed_transit_demo
-        from licensing.selectors_transit import transit_enabled
-        from portal.hooks import register_demo_seed, register_home_section
+        from licensing.transit.wiring import register as register_transit
 
-        transit_staff = (Role.CLERK, Role.JUDGE, Role.ADMIN)
-        register(  # collective transport: only when the active pack has it
-            MenuItem("Linhas de ônibus", "transit-lines", (), 60, visible=transit_enabled),
-            MenuItem("Concessões (ônibus)", "transit-concessions", transit_staff, 61, visible=transit_enabled),
-            MenuItem("Reclamações (ônibus)", "transit-complaints", transit_staff, 62, visible=transit_enabled),
-        )
-        register_home_section(home_section)
-        register_demo_seed(seed_transit_demo)
+        register_transit()  # collective transport: menu, home section, demo, bus fares
         from licensing import portal_providers
 
         portal_providers.register()  # public pages, ops page: through portal.registry

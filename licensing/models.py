@@ -528,4 +528,16 @@ class ApplicantProfile(models.Model):
 
 
 from licensing.models_lifecycle import *  # noqa: E402,F401,F403
-from licensing.models_transit import *  # noqa: E402,F401,F403
+from licensing.transit.models import (  # noqa: E402,F401,E501 - the transit room's models
+    Bus,
+    BusFare,
+    BusLine,
+    ClassifiedBidder,
+    Complaint,
+    Concession,
+    Concessionaire,
+    DefaultProceeding,
+    Intervention,
+    Itinerary,
+    ItinerarySegment,
+)

@@ -6,7 +6,7 @@ from celery import shared_task
 
 from licensing import jobs
 from licensing.tasks_lifecycle import *  # noqa: F401,F403  (Celery discovers tasks.py only)
-from licensing.tasks_transit import *  # noqa: F401,F403
+from licensing.transit.tasks import transit_deadlines  # noqa: F401 - the transit room's task
 from portal.jobs import run_job
 
 

@@ -30,6 +30,11 @@ STATS_DAYS_TO_GRANT = "stats.average_days_protocol_to_grant"  # (pack) -> {modal
 STATS_AUTOS_BY_MONTH = "stats.autos_by_article_and_month"  # (pack, months) -> (months, series)
 OPS_AGED_VEHICLES = "ops.aged_vehicles"  # () -> QuerySet of grants whose vehicle is too old
 OPS_DESCRIBE_AGED = "ops.describe_aged"  # (grants) -> list of items for the clerk's page
+# () -> the bus fares of collective transport, for the tariffs pages: an object with
+# transit_enabled(), fares_fingerprint(), quotable_lines(), public_lines(),
+# fares_in_force(line, on), line_tariff_api(line, on), line_fare_quote(line, *, zone, student,
+# at) and zone_label(zone)
+BUS_FARES = "bus.fares"
 
 _PROVIDERS: dict[str, Callable[..., Any]] = {}
 

@@ -19,7 +19,7 @@ api_v1 = [
     path("", include("tariffs.api_urls")),
     path("", include("fleet.api_urls")),
     path("", include("portal.public.api_urls")),
-    path("", include("licensing.transit_api_urls")),
+    path("", include("licensing.transit.api_urls")),
 ]
 
 urlpatterns = [
@@ -52,7 +52,7 @@ urlpatterns = [
     path("", include("fleet.urls")),
     path("", include("portal.public.urls")),
     path("", include("portal.ops_urls")),
-    path("", include("licensing.transit_urls")),
+    path("", include("licensing.transit.urls")),
 ]
 
 handler403 = "portal.errors.permission_denied"

@@ -8,7 +8,6 @@ from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from licensing import selectors_transit as transit
 from portal import regulation
 from portal.exceptions import RuleViolation
 from portal.public.http import api_cache
@@ -78,7 +77,8 @@ class TariffsView(APIView):
             pk = int(params.get("line"))
         except (TypeError, ValueError):
             pk = None
-        line = transit.public_lines().filter(pk=pk).first() if pk and transit.transit_enabled() else None
+        transit = selectors.bus_fares()
+        line = transit.public_lines().filter(pk=pk).first() if pk and selectors.bus_enabled() else None
         if line is None:
             return Response(
                 {"errors": {"line": ["Linha de ônibus não encontrada: escolha uma das linhas em operação."]}},
@@ -166,7 +166,7 @@ class QuoteView(APIView):
         pack = regulation.current()
         moment = selectors.local_moment(pack, form.cleaned_data.get("at"))
         try:
-            quote = transit.line_fare_quote(
+            quote = selectors.bus_fares().line_fare_quote(
                 params.get("line"), zone=params.get("zone") or None, student=student, at=moment.date()
             )
         except RuleViolation as exc:

@@ -23,15 +23,11 @@ QUOTE_FIELDS = ("modality", "km", "date", "time", "waiting_minutes", "line", "zo
 
 def _transit_vary() -> str:
     """Bus lines and their fares (collective transport) change the calculator page."""
-    from licensing import selectors_transit
-
-    return selectors_transit.fares_fingerprint() if selectors_transit.transit_enabled() else "-"
+    return selectors.bus_fares().fares_fingerprint() if selectors.bus_enabled() else "-"
 
 
 def _bus_lines() -> list:
-    from licensing import selectors_transit
-
-    return selectors_transit.quotable_lines() if selectors_transit.transit_enabled() else []
+    return selectors.bus_fares().quotable_lines() if selectors.bus_enabled() else []
 
 
 def _table_card(pack, table, *, on) -> dict:
@@ -115,9 +111,7 @@ class CalculatorView(View):
 
 
 def _fares(line, on) -> dict:
-    from licensing import selectors_transit
-
-    return selectors_transit.fares_in_force(line, on)
+    return selectors.bus_fares().fares_in_force(line, on)
 
 
 class TariffTablePdfView(View):

@@ -9,7 +9,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.matrix import LOGIN, PERSONAS
 
-APPS = ["portal", "fleet", "licensing", "enforcement", "tariffs", "ops", "lifecycle", "transit"]
+APPS = ["portal", "fleet", "licensing", "enforcement", "tariffs", "ops", "lifecycle", "licensing.transit"]
 EXEMPT_NAMESPACES = {"admin"}  # the admin site checks the admin role itself (tests/portal)
 
 

@@ -18,10 +18,10 @@ from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
 
-from licensing import forms_transit as f
-from licensing import selectors_transit as sel
-from licensing import services_transit as svc
-from licensing.models_transit import (
+from licensing.transit import forms as f
+from licensing.transit import selectors as sel
+from licensing.transit import services as svc
+from licensing.transit.models import (
     Bus,
     BusLine,
     Complaint,
@@ -76,7 +76,7 @@ def _law_url(pack) -> str:
 
 # --- public --------------------------------------------------------------------------------
 class PublicLineListView(TransitEnabledMixin, TemplateView):
-    template_name = "transit/public_lines.html"
+    template_name = "licensing/transit/public_lines.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -91,7 +91,7 @@ class PublicLineListView(TransitEnabledMixin, TemplateView):
 
 
 class PublicLineView(TransitEnabledMixin, TemplateView):
-    template_name = "transit/public_line.html"
+    template_name = "licensing/transit/public_line.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -160,7 +160,7 @@ def _complaints_throttled(request) -> bool:
 
 
 class PublicComplaintView(TransitEnabledMixin, View):
-    template_name = "transit/complaint_form.html"
+    template_name = "licensing/transit/complaint_form.html"
 
     def _ctx(self, line, form):
         return {"line": line, "form": form,
@@ -185,7 +185,7 @@ class PublicComplaintView(TransitEnabledMixin, View):
             except (RuleViolation, RuleViolations, InvalidTransition, ValidationError) as exc:
                 _apply_errors(form, exc)
             else:
-                return render(request, "transit/complaint_done.html",
+                return render(request, "licensing/transit/complaint_done.html",
                               {**self._ctx(line, form), "complaint": complaint})
         return render(request, self.template_name, self._ctx(line, form), status=400)
 
@@ -193,7 +193,7 @@ class PublicComplaintView(TransitEnabledMixin, View):
 class PublicComplaintLookupView(TransitEnabledMixin, View):
     """Anyone who complained sees the status and the answer with the protocol and access code."""
 
-    template_name = "transit/complaint_lookup.html"
+    template_name = "licensing/transit/complaint_lookup.html"
 
     def get(self, request):
         form = f.ComplaintLookupForm(request.GET or None)
@@ -214,7 +214,7 @@ class PublicComplaintLookupView(TransitEnabledMixin, View):
 
 # --- staff lists -----------------------------------------------------------------------------
 class ConcessionListView(StaffMixin, TemplateView):
-    template_name = "transit/concessions.html"
+    template_name = "licensing/transit/concessions.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -236,7 +236,7 @@ class ConcessionListView(StaffMixin, TemplateView):
 
 
 class ConcessionaireListView(StaffMixin, TemplateView):
-    template_name = "transit/concessionaires.html"
+    template_name = "licensing/transit/concessionaires.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -247,7 +247,7 @@ class ConcessionaireListView(StaffMixin, TemplateView):
 
 
 class ConcessionaireDetailView(StaffMixin, TemplateView):
-    template_name = "transit/concessionaire.html"
+    template_name = "licensing/transit/concessionaire.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -262,7 +262,7 @@ class ConcessionaireDetailView(StaffMixin, TemplateView):
 
 
 class ComplaintListView(StaffMixin, TemplateView):
-    template_name = "transit/complaints.html"
+    template_name = "licensing/transit/complaints.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -277,7 +277,7 @@ class ComplaintListView(StaffMixin, TemplateView):
 
 
 class ConcessionDetailView(StaffMixin, TemplateView):
-    template_name = "transit/concession.html"
+    template_name = "licensing/transit/concession.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -311,7 +311,7 @@ def _has(user, roles) -> bool:
 
 
 class LineManageView(StaffMixin, TemplateView):
-    template_name = "transit/line_manage.html"
+    template_name = "licensing/transit/line_manage.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -335,7 +335,7 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View, ABC):
     roles = CLERKS
     model = Concession
     form_class: type = None
-    template_name = "transit/form.html"
+    template_name = "licensing/transit/form.html"
     title = ""
     intro = ""
     submit = "Salvar"
@@ -778,7 +778,7 @@ class ContractPdfView(StaffMixin, View):
     def get(self, request, pk: int):
         from django.http import HttpResponse
 
-        from licensing.documents_transit import ContractNotSigned, concession_contract_pdf
+        from licensing.transit.documents import ContractNotSigned, concession_contract_pdf
 
         try:
             concession = sel.concession_for_staff(pk)

@@ -19,8 +19,8 @@ def _pk(key):
 
 
 def build(world, personas):
-    from licensing import services_transit as svc
-    from licensing.rules_transit import Segment
+    from licensing.transit import services as svc
+    from licensing.transit.rules import Segment
 
     pack = world["pack"]
     today = pack.today()

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from licensing import api_transit as api
+from licensing.transit import api as api
 
 urlpatterns = [
     path("transit/lines/", api.LineListView.as_view(), name="api-transit-lines"),

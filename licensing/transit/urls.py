@@ -3,7 +3,7 @@ home section and demo seed: LicensingConfig.ready(), shown only when the pack ha
 
 from django.urls import path
 
-from licensing import views_transit as v
+from licensing.transit import views as v
 
 P = "transporte-coletivo"
 G = f"{P}/gestao"

@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
-from licensing import rules_transit as rules
-from licensing.models_transit import (
+from licensing.transit import rules as rules
+from licensing.transit.models import (
     BusFare,
     BusLine,
     Complaint,
@@ -344,7 +344,7 @@ def _p(pack, key: str):
 
 def concession_deadlines(pack, concession: Concession) -> dict[str, dict]:
     """The deadlines running for a concession, each with its date and article."""
-    from licensing.models_transit import BidderStatus
+    from licensing.transit.models import BidderStatus
 
     out: dict[str, dict] = {}
     if concession.status == ConcessionStatus.AWAITING_CONTRACT:
@@ -381,7 +381,7 @@ def next_deadline(pack, concession: Concession) -> dict | None:
 def intervention_deadlines(pack, intervention) -> dict[str, dict]:
     from datetime import timedelta
 
-    from licensing.models_transit import InterventionStatus
+    from licensing.transit.models import InterventionStatus
 
     out: dict[str, dict] = {}
     if intervention.status == InterventionStatus.DECLARED:

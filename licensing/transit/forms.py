@@ -7,8 +7,8 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 
-from licensing.models_transit import Concessionaire, FareZone, km_text
-from licensing.rules_transit import Segment
+from licensing.transit.models import Concessionaire, FareZone, km_text
+from licensing.transit.rules import Segment
 from portal.validators import only_digits, validate_cnpj, validate_cpf
 
 DATE_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from licensing.services_transit import transit_deadlines_sweep
+from licensing.transit.services import transit_deadlines_sweep
 from portal.jobs import run_job
 
 

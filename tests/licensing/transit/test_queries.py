@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from licensing import services_transit as svc
-from tests.transit.conftest import make_company, make_concession, make_line
+from licensing.transit import services as svc
+from tests.licensing.transit.conftest import make_company, make_concession, make_line
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 fares, buses, interventions, default proceedings and user complaints.
 
 Shown only when the active pack has a ``[collective_transport]`` section. State changes
-happen only in ``licensing.services_transit``, each with an audit entry; decrees, fares and
+happen only in ``licensing.transit.services``, each with an audit entry; decrees, fares and
 approved itineraries are never edited in place (a new version supersedes them by date).
 """
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from licensing.rules import add_years
 from portal.exceptions import RuleViolation
 from portal.money import to_cents
+from portal.periods import add_years
 
 CENT = Decimal("0.01")
 KM = Decimal("0.001")

@@ -6,9 +6,9 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from licensing import selectors_transit as sel
-from licensing import services_transit as svc
-from licensing.models_transit import (
+from licensing.transit import selectors as sel
+from licensing.transit import services as svc
+from licensing.transit.models import (
     BidderStatus,
     Concession,
     ConcessionStatus,
@@ -19,7 +19,7 @@ from licensing.models_transit import (
 )
 from portal.audit import history_for
 from portal.exceptions import RuleViolation
-from tests.transit.conftest import make_company, make_concession
+from tests.licensing.transit.conftest import make_company, make_concession
 
 pytestmark = pytest.mark.django_db
 
@@ -395,7 +395,7 @@ def test_html_line_creation_and_itinerary_change(running, web, clerk):
 def test_periodic_task_records_its_run_and_is_idempotent(alegre):
     from django.conf import settings
 
-    from licensing.tasks_transit import transit_deadlines
+    from licensing.transit.tasks import transit_deadlines
     from portal.models import JobRun
 
     make_concession(alegre, closed_days_ago=33, signed_days_ago=31)
@@ -413,8 +413,8 @@ def test_sweep_does_nothing_without_collective_transport(itagiba):
 def test_demo_seed_is_idempotent_and_home_links_the_lines(alegre, clerk, web):
     import io
 
-    from licensing.demo_transit import seed_transit_demo
-    from licensing.models_transit import BusLine
+    from licensing.transit.demo import seed_transit_demo
+    from licensing.transit.models import BusLine
 
     seed_transit_demo({"atendente": clerk}, io.StringIO())
     seed_transit_demo({"atendente": clerk}, io.StringIO())
@@ -492,7 +492,7 @@ def test_extinction_ends_an_open_intervention_with_audit(running, judge, api, al
 
 
 def test_public_complaints_are_throttled_per_address(running, web):
-    from licensing.views_transit import COMPLAINTS_PER_HOUR
+    from licensing.transit.views import COMPLAINTS_PER_HOUR
 
     _, line = running
     url = reverse("transit-complaint", kwargs={"pk": line.pk})

@@ -3,7 +3,7 @@
 Public: lines with itinerary, schedule, fares in force and operator; the fare of a line
 (``?zone=&student=&at=``); complaints about a line. Staff: concessionaires, concessions and
 their lifecycle, lines, buses, fares, itinerary changes, interventions, default
-proceedings, complaint answers. Writes go through ``licensing.services_transit``.
+proceedings, complaint answers. Writes go through ``licensing.transit.services``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from licensing import selectors_transit as sel
-from licensing import services_transit as svc
-from licensing.models_transit import (
+from licensing.transit import selectors as sel
+from licensing.transit import services as svc
+from licensing.transit.models import (
     Bus,
     BusLine,
     Complaint,
@@ -34,7 +34,7 @@ from licensing.models_transit import (
     Intervention,
     Itinerary,
 )
-from licensing.rules_transit import Segment
+from licensing.transit.rules import Segment
 from portal import regulation
 from portal.api import role_permission
 from portal.roles import Role
@@ -158,7 +158,7 @@ def intervention_json(i: Intervention) -> dict:
 
 
 def default_json(d: DefaultProceeding) -> dict:
-    from licensing.rules_transit import cure_deadline
+    from licensing.transit.rules import cure_deadline
 
     return {"id": d.pk, "grounds": d.grounds, "details": d.details, "notified_on": _d(d.notified_on),
             "cure_days": d.cure_days, "cure_deadline": _d(cure_deadline(d.notified_on, d.cure_days)),

@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
+from tests.licensing.transit.matrix import ROWS
 from tests.test_permission_matrix import all_rows
-from tests.transit.matrix import ROWS
 
 pytestmark = pytest.mark.django_db
 

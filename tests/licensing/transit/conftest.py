@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 from validate_docbr import CNPJ, CPF
 
-from licensing import services_transit as svc
-from licensing.rules_transit import Segment
+from licensing.transit import services as svc
+from licensing.transit.rules import Segment
 
 
 def make_company(name: str = "Viação Teste Ltda"):

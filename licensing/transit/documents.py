@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from licensing import selectors_transit as sel
-from licensing import services_transit as svc
-from licensing.documents import _base, _long_date
-from licensing.models_transit import Concession
+from licensing.transit import selectors as sel
+from licensing.transit import services as svc
+from licensing.transit.models import Concession
 from portal import regulation
+from portal.dates import long_date as _long_date
+from portal.pdf import document_context as _base
 from portal.pdf import render_pdf
 from portal.validators import format_cpf
 
@@ -72,4 +73,4 @@ def contract_context(concession: Concession) -> dict:
 
 
 def concession_contract_pdf(concession: Concession) -> bytes:
-    return render_pdf("transit/pdf/contract.html", contract_context(concession))
+    return render_pdf("licensing/transit/pdf/contract.html", contract_context(concession))

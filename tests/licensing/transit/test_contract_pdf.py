@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from licensing import services_transit as svc
-from licensing.documents_transit import contract_context
+from licensing.transit import services as svc
+from licensing.transit.documents import contract_context
 
 from .conftest import make_concession, make_line
 

@@ -10,10 +10,10 @@ DEMO_CNPJ = "11222333000181"  # valid check digits; a test number, not a real co
 
 
 def seed_transit_demo(users: dict, stdout, *, sample_data: bool = False) -> None:
-    from licensing import selectors_transit as sel
-    from licensing import services_transit as svc
-    from licensing.models_transit import Concessionaire
-    from licensing.rules_transit import Segment
+    from licensing.transit import selectors as sel
+    from licensing.transit import services as svc
+    from licensing.transit.models import Concessionaire
+    from licensing.transit.rules import Segment
     from portal import regulation
 
     if not sel.transit_enabled() or Concessionaire.objects.filter(cnpj=DEMO_CNPJ).exists():
@@ -61,7 +61,7 @@ def seed_transit_demo(users: dict, stdout, *, sample_data: bool = False) -> None
 
 
 def home_section(request) -> dict | None:
-    from licensing import selectors_transit as sel
+    from licensing.transit import selectors as sel
 
     if not sel.transit_enabled():
         return None
@@ -71,6 +71,6 @@ def home_section(request) -> dict | None:
 
     student = regulation.current().collective_param("fare.student_discount")
     pct = f"{(Decimal(str(student.value)) * 100).normalize():f}".replace(".", ",") if student else ""
-    return {"title": "Transporte coletivo", "template": "transit/_home_section.html",
+    return {"title": "Transporte coletivo", "template": "licensing/transit/_home_section.html",
             "context": {"lines": sel.public_lines().count(), "student_pct": pct},
             "public_link": True, "public_link_label": "veja as linhas de ônibus"}

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from licensing import rules_transit as rules
+from licensing.transit import rules as rules
 
 ONIBUS = {"code": "onibus", "label": "Ônibus", "min_seated": 31, "max_standing": 10, "legal_basis": "art. 2, a"}
 MICRO = {"code": "microonibus", "label": "Micro-ônibus", "max_seated": 29, "max_standing": 0, "legal_basis": "art. 2, b"}

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from licensing import rules_transit as rules
-from licensing import services_transit as svc
-from licensing.models_transit import BusFare
+from licensing.transit import rules as rules
+from licensing.transit import services as svc
+from licensing.transit.models import BusFare
 
 QUOTE = "/api/v1/fares/quote/"
 TARIFFS = "/api/v1/fares/tariffs/"
