@@ -181,3 +181,40 @@ def declared(table: dict[str, PackKey], key: str, modalities) -> PackKey | None:
     if head in modalities and rest in table:
         return table[rest]
     return None
+
+
+# [collective_transport.articles]: where the bus law says each rule the code cites (the value
+# is the article, e.g. "art. 25"; code writes "<law short>, <article>"). Key → the rule.
+COLLECTIVE_ARTICLES: dict[str, str] = {
+    "concessionaire": "who may operate (a company)",
+    "category": "vehicle categories",
+    "concession_object": "object of the concession, justification act published",
+    "contract_category": "the contract fixes the vehicle category",
+    "classification": "classification of the bidding",
+    "itinerary_change": "itinerary changes by amendment, within a limit",
+    "contract": "the articles the contract PDF cites",
+    "clauses": "essential clauses of the contract",
+    "intervention_grounds": "grounds of an intervention",
+    "complaints": "users' complaints",
+    "initial_fare": "fare set with the concession",
+    "zones": "urban and rural stretches",
+    "fares": "fares set by decree, with notice",
+    "fare_decree": "the decree that sets a fare",
+    "extinction": "causes of extinction",
+    "extinction_takeover": "the Município takes the service over",
+    "expropriation": "encampação, with prior indemnity",
+    "defaults": "default proceedings (inadimplência)",
+    "default_grounds": "grounds of a default proceeding",
+    "default_proceeding": "the proceeding, after the period to cure, with full defence",
+    "default_notice": "notice of the failures with a period to cure",
+    "default_conclusion": "conclusion of the proceeding",
+    "default_rescission": "rescission by decree",
+    "judicial_rescission": "rescission by the concessionaire, by a final judicial decision",
+    "service_start": "deadline to start the service",
+    "call_remaining": "calling the remaining classified after a lapse",
+    "intervention": "intervention by decree",
+    "intervention_decree": "what the decree of intervention names",
+    "intervention_procedure": "the procedure after an intervention",
+    "intervention_unfounded": "an intervention without its legal grounds is null",
+    "renewal": "renewal of the concession",
+}

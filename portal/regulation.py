@@ -306,6 +306,11 @@ def validate_pack_data(data: dict) -> None:
     for key, raw in ((data.get("collective_transport") or {}).get("params") or {}).items():
         _param_from_raw(key, raw, law_date)
         _check_declared(pack_keys.COLLECTIVE_PARAMS, "[collective_transport.params]", key, raw, ())
+    for key, value in ((data.get("collective_transport") or {}).get("articles") or {}).items():
+        if key not in pack_keys.COLLECTIVE_ARTICLES:
+            raise PackError(f"[collective_transport.articles]: chave desconhecida {key!r} (declare-a em portal/pack_keys.py).")
+        if not isinstance(value, str) or not value.strip():
+            raise PackError(f"[collective_transport.articles]: {key!r} deve ser o artigo da lei, em texto.")
     for section in ("documents", "inspection", "infractions", "penalty_codes", "tariffs"):
         seen: set[str] = set()
         for item in data.get(section, []):

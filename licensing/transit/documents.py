@@ -1,9 +1,11 @@
-"""The concession contract of collective transport as a PDF (art. 8, 9 and 25 of the bus law)."""
+"""The concession contract of collective transport as a PDF (its articles: the pack's
+``[collective_transport.articles]`` ``contract``)."""
 
 from __future__ import annotations
 
 from licensing.transit import selectors as sel
 from licensing.transit import services as svc
+from licensing.transit.citations import articles, law_basis
 from licensing.transit.models import Concession
 from portal import regulation
 from portal.dates import long_date as _long_date
@@ -48,8 +50,9 @@ def contract_context(concession: Concession) -> dict:
     recorded = concession.clauses or {}
     clauses = [{**c, "present": bool(recorded.get(c["code"]))} for c in svc.pack_list(pack, "clauses")]
     ctx = _base(pack, title="Contrato de concessão", number=concession.contract_number,
-                legal_basis=f"{law.get('short', '')}, art. 8, 9 e 25".strip(", "))
+                legal_basis=law_basis(pack, "contract"))
     ctx.update({
+        "art": articles(pack),
         "c": concession,
         "company": company,
         "company_cnpj": company.display_cnpj,

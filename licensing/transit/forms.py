@@ -7,6 +7,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import forms
 
+from licensing.transit.citations import CitesTheLaw
 from licensing.transit.models import Concessionaire, FareZone, km_text
 from licensing.transit.rules import Segment
 from portal.validators import only_digits, validate_cnpj, validate_cpf
@@ -120,12 +121,12 @@ class ConcessionaireForm(forms.Form):
         return only_digits(value)
 
 
-class ConcessionForm(forms.Form):
+class ConcessionForm(CitesTheLaw, forms.Form):
     object = forms.CharField(label="Objeto da concessão", widget=text_area(3),
-                             help_text="Descrição do serviço concedido (art. 3, §1º).")
+                             help_text="Descrição do serviço concedido ({concession_object}).")
     category = forms.ChoiceField(label="Categoria do veículo", choices=())
     justification_act = forms.CharField(label="Ato de justificação da outorga", max_length=200, required=False,
-                                        help_text="Publicado na imprensa oficial (art. 3, §1º).")
+                                        help_text="Publicado na imprensa oficial ({concession_object}).")
     bidding_reference = forms.CharField(label="Licitação (concorrência)", max_length=100,
                                         help_text="Ex.: Concorrência Pública nº 1/2026.")
     bidding_closed_on = date_field("Encerramento da licitação")
@@ -153,8 +154,8 @@ class StartForm(forms.Form):
     started_on = date_field("Data de início do serviço")
 
 
-class ConfirmForm(forms.Form):
-    confirm = forms.BooleanField(label="Confirmo a renovação por igual período (art. 25)")
+class ConfirmForm(CitesTheLaw, forms.Form):
+    confirm = forms.BooleanField(label="Confirmo a renovação por igual período ({renewal})")
 
 
 class ReasonForm(forms.Form):
@@ -170,14 +171,14 @@ class ClausesForm(forms.Form):
         self.fields["clauses"].choices = [(c["code"], f"{c['code']} — {c['label']}") for c in clauses]
 
 
-class ExtinguishForm(forms.Form):
+class ExtinguishForm(CitesTheLaw, forms.Form):
     cause = forms.ChoiceField(label="Causa da extinção", choices=())
     act = forms.CharField(label="Ato que declara a extinção", max_length=200,
                           help_text="Decreto, lei ou decisão, com número e data.")
     extinct_on = date_field("Data da extinção")
     authorizing_law = forms.CharField(label="Lei autorizativa (encampação)", max_length=200, required=False)
-    indemnity_paid = forms.BooleanField(label="Indenização prévia paga (encampação, art. 19)", required=False)
-    judicial_decision = forms.CharField(label="Decisão judicial transitada em julgado (art. 21)", max_length=200,
+    indemnity_paid = forms.BooleanField(label="Indenização prévia paga (encampação, {expropriation})", required=False)
+    judicial_decision = forms.CharField(label="Decisão judicial transitada em julgado ({judicial_rescission})", max_length=200,
                                         required=False)
     notes = forms.CharField(label="Observações", required=False, widget=text_area(3))
 
@@ -207,18 +208,18 @@ class ItineraryChangeForm(ScheduleMixin):
         return parse_segments(self.cleaned_data["segments"])
 
 
-class ApproveForm(forms.Form):
+class ApproveForm(CitesTheLaw, forms.Form):
     amendment_reference = forms.CharField(label="Termo aditivo", max_length=100,
-                                          help_text="Número do aditivo contratual que formaliza a alteração (art. 7).")
+                                          help_text="Número do aditivo contratual que formaliza a alteração ({itinerary_change}).")
     announced_on = date_field("Anunciada ao público em")
     effective_from = date_field("Vigora a partir de")
 
 
-class FareForm(forms.Form):
-    zone = forms.ChoiceField(label="Trecho", choices=FareZone.choices, help_text="Urbano ou rural (art. 16).")
+class FareForm(CitesTheLaw, forms.Form):
+    zone = forms.ChoiceField(label="Trecho", choices=FareZone.choices, help_text="Urbano ou rural ({zones}).")
     amount = forms.DecimalField(label="Valor da passagem (R$)", max_digits=8, decimal_places=2, min_value=Decimal("0.01"),
                                 localize=True, widget=forms.TextInput(attrs={"inputmode": "decimal"}))
-    decree = forms.CharField(label="Decreto", max_length=100, help_text="A alteração das passagens é objeto de decreto (art. 17).")
+    decree = forms.CharField(label="Decreto", max_length=100, help_text="A alteração das passagens é objeto de decreto ({fares}).")
     announced_on = date_field("Anunciada em")
     effective_from = date_field("Vigora a partir de")
 
@@ -237,13 +238,13 @@ class BusForm(forms.Form):
         self.fields["category"].choices = [(c["code"], c["label"]) for c in categories]
 
 
-class InterventionForm(forms.Form):
+class InterventionForm(CitesTheLaw, forms.Form):
     decree = forms.CharField(label="Decreto de intervenção", max_length=100)
     declared_on = date_field("Data do decreto")
     interventor = forms.CharField(label="Interventor designado", max_length=200)
     term_days = forms.IntegerField(label="Prazo da intervenção (dias)", min_value=1, max_value=3650)
     objectives = forms.CharField(label="Objetivos e limites da medida", widget=text_area(3))
-    grounds = forms.MultipleChoiceField(label="Motivos (art. 11, III)", required=False,
+    grounds = forms.MultipleChoiceField(label="Motivos ({intervention_grounds})", required=False,
                                         widget=forms.CheckboxSelectMultiple, choices=())
 
     def __init__(self, *args, grounds: list[dict], **kwargs):
@@ -262,13 +263,13 @@ class InterventionConcludeForm(forms.Form):
     conclusion = forms.CharField(label="Conclusão", widget=text_area(4))
 
 
-class DefaultForm(forms.Form):
-    grounds = forms.MultipleChoiceField(label="Fundamentos (art. 20, §1º)", widget=forms.CheckboxSelectMultiple,
+class DefaultForm(CitesTheLaw, forms.Form):
+    grounds = forms.MultipleChoiceField(label="Fundamentos ({default_grounds})", widget=forms.CheckboxSelectMultiple,
                                         choices=())
     details = forms.CharField(label="Descumprimentos comunicados, em detalhe", widget=text_area(5))
     notified_on = date_field("Comunicada à delegatária em")
     cure_days = forms.IntegerField(label="Prazo para corrigir as falhas (dias)", min_value=1, max_value=365,
-                                   help_text="Prazo razoável, observado o contrato (art. 20, §3º).")
+                                   help_text="Prazo razoável, observado o contrato ({default_notice}).")
 
     def __init__(self, *args, grounds: list[dict], **kwargs):
         super().__init__(*args, **kwargs)

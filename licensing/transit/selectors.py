@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from licensing.transit import rules as rules
+from licensing.transit.citations import law_basis as _law_basis
 from licensing.transit.models import (
     BusFare,
     BusLine,
@@ -287,7 +288,7 @@ def line_fare_quote(line_id, *, zone: str | None = None, student: bool = False, 
     from portal.exceptions import RuleViolation
 
     pack = regulation.current()
-    basis = _law_basis(pack, "art. 16")
+    basis = _law_basis(pack, "zones")
     if not pack.collective_transport:
         raise RuleViolation("fare.no_lines", "Este município não tem linhas de ônibus concedidas.", "", field="line")
     try:
@@ -365,7 +366,7 @@ def concession_deadlines(pack, concession: Concession) -> dict[str, dict]:
         if d.status == "notified":
             out[f"cure_{d.pk}"] = {"label": "Fim do prazo para corrigir as falhas notificadas",
                                    "date": rules.cure_deadline(d.notified_on, d.cure_days),
-                                   "legal_basis": _law_basis(pack, "art. 20, §3º")}
+                                   "legal_basis": _law_basis(pack, "default_notice")}
     for i in concession.interventions.all():
         for key, value in intervention_deadlines(pack, i).items():
             out[f"{key}_{i.pk}"] = value
@@ -397,13 +398,10 @@ def intervention_deadlines(pack, intervention) -> dict[str, dict]:
     if intervention.status in (InterventionStatus.DECLARED, InterventionStatus.PROCEDURE_OPEN):
         out["intervention_end"] = {"label": "Fim do prazo da intervenção (decreto)",
                                    "date": intervention.declared_on + timedelta(days=intervention.term_days),
-                                   "legal_basis": _law_basis(pack, "art. 23, parágrafo único")}
+                                   "legal_basis": _law_basis(pack, "intervention_decree")}
     return out
 
 
-def _law_basis(pack, article: str) -> str:
-    law = pack.law((pack.collective_transport or {}).get("law", "")) or {}
-    return f"{law.get('short', '')}, {article}".strip(", ")
 
 
 def complaint_lookup(protocol: str, access_code: str) -> Complaint | None:

@@ -21,6 +21,7 @@ from django.views.generic import TemplateView
 from licensing.transit import forms as f
 from licensing.transit import selectors as sel
 from licensing.transit import services as svc
+from licensing.transit.citations import articles, cite
 from licensing.transit.models import (
     Bus,
     BusLine,
@@ -296,7 +297,7 @@ class ConcessionDetailView(StaffMixin, TemplateView):
             missing_clauses=len(svc.missing_clauses(pack, concession)),
             extinction=causes.get(concession.extinction_cause),
             interventions=[(i, sel.intervention_deadlines(pack, i)) for i in concession.interventions.all()],
-            history=history_for(concession)[:100], law_url=_law_url(pack),
+            history=history_for(concession)[:100], law_url=_law_url(pack), art=articles(pack),
             is_clerk=_has(self.request.user, CLERKS),
             is_judge=_has(self.request.user, JUDGES),
             crumbs=[_concessions_crumb(), (str(concession), "")],
@@ -386,7 +387,8 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View, ABC):
     def context(self, obj, form) -> dict:
         pack = regulation.current()
         bases = [pack.collective_param(k) for k in self.basis_keys]
-        return {"form": form, "obj": obj, "title": self.title, "intro": self.intro, "submit": self.submit,
+        return {"form": form, "obj": obj, "title": self.title, "intro": cite(self.intro, pack), "submit": self.submit,
+                "art": articles(pack),
                 "bases": [b for b in bases if b], "law_url": _law_url(pack),
                 "crumbs": [*self.parent_crumbs(obj), (self.title, "")]}
 
@@ -403,7 +405,7 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View, ABC):
             except (RuleViolation, RuleViolations, InvalidTransition, ValidationError) as exc:
                 _apply_errors(form, exc)
             else:
-                messages.success(request, self.success)
+                messages.success(request, cite(self.success, regulation.current()))
                 return redirect(self.success_url(obj, result))
         return render(request, self.template_name, self.context(obj, form), status=400)
 
@@ -426,7 +428,7 @@ class ConcessionaireCreateView(ActionView):
     model = None
     form_class = f.ConcessionaireForm
     title = "Cadastrar empresa concessionária"
-    intro = "Pessoa jurídica que presta o serviço por concessão (art. 1)."
+    intro = "Pessoa jurídica que presta o serviço por concessão ({concessionaire})."
     success = "Empresa cadastrada."
 
     def perform(self, obj, data):
@@ -468,7 +470,7 @@ class ContractSignView(ActionView):
     form_class = f.ContractForm
     title = "Registrar assinatura do contrato"
     intro = "O contrato deve ser assinado pela empresa convocada no prazo; fora dele, ela renuncia e a próxima classificada é convocada."
-    success = "Contrato registrado. O serviço deve começar no prazo do art. 22."
+    success = "Contrato registrado. O serviço deve começar no prazo do {service_start}."
     basis_keys = ("contract.sign_days", "concession.term_years")
     hints = {"signed_on": ("DD/MM/AAAA. Até {n} dias da convocação ({basis}).", "contract.sign_days")}
 
@@ -513,7 +515,7 @@ class RenewView(ActionView):
 class ClausesView(ActionView):
     form_class = f.ClausesForm
     title = "Cláusulas essenciais do contrato"
-    intro = "Marque as cláusulas essenciais que o contrato assinado contém (art. 9)."
+    intro = "Marque as cláusulas essenciais que o contrato assinado contém ({clauses})."
     success = "Conferência das cláusulas registrada."
 
     def form_kwargs(self, obj):
@@ -530,8 +532,8 @@ class ExtinguishView(ActionView):
     roles = JUDGES
     form_class = f.ExtinguishForm
     title = "Declarar a extinção da concessão"
-    intro = "Escolha a causa (art. 18) e informe o ato. Cada causa exige o que a lei prevê antes."
-    success = "Extinção declarada; o serviço é assumido pelo poder delegante (art. 18, parágrafo único)."
+    intro = "Escolha a causa ({extinction}) e informe o ato. Cada causa exige o que a lei prevê antes."
+    success = "Extinção declarada; o serviço é assumido pelo poder delegante ({extinction_takeover})."
 
     def form_kwargs(self, obj):
         return {"causes": svc.pack_list(_pack(), "extinction_causes")}
@@ -557,7 +559,7 @@ class LineCreateView(ActionView):
 class BusCreateView(ActionView):
     form_class = f.BusForm
     title = "Cadastrar veículo"
-    intro = "O veículo deve caber na categoria do contrato (art. 2)."
+    intro = "O veículo deve caber na categoria do contrato ({category})."
     success = "Veículo cadastrado."
 
     def form_kwargs(self, obj):
@@ -590,8 +592,8 @@ class InterventionCreateView(ActionView):
     title = "Registrar intervenção (decreto)"
     hints = {"declared_on": ("DD/MM/AAAA. O procedimento administrativo deve ser instaurado em até {n} dias "
                              "({basis}).", "intervention.open_days")}
-    intro = "O decreto designa o interventor, o prazo e os objetivos e limites da medida (art. 23)."
-    success = "Intervenção registrada. O procedimento administrativo deve ser instaurado no prazo do art. 24."
+    intro = "O decreto designa o interventor, o prazo e os objetivos e limites da medida ({intervention})."
+    success = "Intervenção registrada. O procedimento administrativo deve ser instaurado no prazo do {intervention_procedure}."
     basis_keys = ("intervention.open_days", "intervention.conclude_days")
 
     def form_kwargs(self, obj):
@@ -621,7 +623,7 @@ class InterventionConcludeView(ActionView):
     title = "Concluir o procedimento da intervenção"
     hints = {"concluded_on": ("DD/MM/AAAA. Até {n} dias da instauração, senão a intervenção é inválida ({basis}).",
                               "intervention.conclude_days")}
-    intro = "Se os pressupostos legais não foram observados, a intervenção é nula e o serviço volta à delegatária (art. 24, §1º)."
+    intro = "Se os pressupostos legais não foram observados, a intervenção é nula e o serviço volta à delegatária ({intervention_unfounded})."
     success = "Procedimento concluído."
     basis_keys = ("intervention.conclude_days",)
 
@@ -633,7 +635,7 @@ class DefaultCreateView(ActionView):
     form_class = f.DefaultForm
     title = "Notificar descumprimentos (inadimplência)"
     intro = ("Antes do processo de inadimplência, a delegatária é comunicada em detalhe e recebe prazo "
-             "para corrigir as falhas (art. 20, §3º).")
+             "para corrigir as falhas ({default_notice}).")
     success = "Notificação registrada."
 
     def form_kwargs(self, obj):
@@ -657,7 +659,7 @@ class DefaultOpenView(ActionView):
     model = DefaultProceeding
     form_class = f.ProcedureForm
     title = "Instaurar processo de inadimplência"
-    intro = "Só depois de esgotado o prazo para corrigir as falhas, assegurada a ampla defesa (art. 20, §§ 2º e 3º)."
+    intro = "Só depois de esgotado o prazo para corrigir as falhas, assegurada a ampla defesa ({default_proceeding})."
     success = "Processo instaurado."
 
     def perform(self, obj, data):
@@ -669,7 +671,7 @@ class DefaultConcludeView(ActionView):
     model = DefaultProceeding
     form_class = f.DefaultConcludeForm
     title = "Decidir o processo de inadimplência"
-    intro = "Comprovada a inadimplência, a rescisão pode ser declarada por decreto (art. 20, §4º)."
+    intro = "Comprovada a inadimplência, a rescisão pode ser declarada por decreto ({default_rescission})."
     success = "Decisão registrada."
 
     def perform(self, obj, data):

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from licensing.transit import rules as rules
+from licensing.transit.citations import law_basis as _law_basis
 from licensing.transit.models import (
     CONCESSION_TRANSITIONS,
     Concession,
@@ -47,7 +48,7 @@ def category_entry(pack, code: str) -> dict:
     entry = next((c for c in categories(pack) if c.get("code") == code), None)
     if entry is None:
         raise RuleViolation("bus_category_unknown", "Categoria de veículo não prevista no regulamento.",
-                            _law_basis(pack, "art. 2"), field="category")
+                            _law_basis(pack, "category"), field="category")
     return entry
 
 
@@ -55,9 +56,6 @@ def pack_list(pack, name: str) -> list[dict]:
     return list((pack.collective_transport or {}).get(name, []))
 
 
-def _law_basis(pack, article: str) -> str:
-    law = pack.law((pack.collective_transport or {}).get("law", "")) or {}
-    return f"{law.get('short', '')}, {article}".strip(", ")
 
 
 def _user(actor):

@@ -34,7 +34,7 @@ def bus_register(*, actor, concession: Concession, plate: str, category: str, se
     validate_plate(plate)
     entry = category_entry(pack, category)
     for v in (rules.bus_category_violation(entry, seated, standing),
-              rules.bus_matches_concession_violation(category, locked.category, _law_basis(pack, "art. 3, §1º; art. 9, I"))):
+              rules.bus_matches_concession_violation(category, locked.category, _law_basis(pack, "contract_category"))):
         if v:
             raise v
     if Bus.objects.filter(plate=plate).exists():

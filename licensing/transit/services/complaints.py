@@ -39,7 +39,7 @@ def complaint_file(*, actor=None, line: BusLine, text: str, name: str = "", cont
     audit_log(actor=actor if getattr(actor, "is_authenticated", False) else "público (sem login)", obj=complaint,
               action=AuditAction.COMPLAINT_FILED, to_state=complaint.status,
               reason="Reclamação registrada", data={"line": line.code,
-                                                    "legal_basis": _law_basis(pack, "art. 11, VII")})
+                                                    "legal_basis": _law_basis(pack, "complaints")})
     return complaint
 
 

@@ -71,7 +71,7 @@ def concession_create(
     classified = list(classified)
     if not classified:
         raise RuleViolation("bidding_without_winner", "Informe ao menos a empresa vencedora da licitação.",
-                            _law_basis(pack, "art. 5"), field="classified")
+                            _law_basis(pack, "classification"), field="classified")
     if len({c.pk for c in classified}) != len(classified):
         raise ValidationError({"classified": ["Uma empresa aparece mais de uma vez na classificação."]})
     if bidding_closed_on > pack.today():
@@ -297,7 +297,7 @@ def concession_clauses_record(*, actor, concession: Concession, checked: Iterabl
     locked.clauses = {code: code in checked for code in codes}
     locked.save(update_fields=["clauses"])
     audit_log(actor=actor, obj=locked, action=AuditAction.CONCESSION_CLAUSES, reason="Cláusulas essenciais conferidas",
-              data={"before": before, "after": locked.clauses, "legal_basis": _law_basis(pack, "art. 9")})
+              data={"before": before, "after": locked.clauses, "legal_basis": _law_basis(pack, "clauses")})
     concession.refresh_from_db()
     return locked
 

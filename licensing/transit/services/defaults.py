@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from licensing.transit import rules as rules
+from licensing.transit.citations import cite
 from licensing.transit.models import (
     DEFAULT_TRANSITIONS,
     Concession,
@@ -28,14 +29,14 @@ def default_notify(*, actor, concession: Concession, grounds: Iterable[str], det
                    cure_days: int) -> DefaultProceeding:
     """Art. 20, §3: the failures are communicated in detail, with a period to cure them."""
     pack = transit_pack()
-    basis = _law_basis(pack, "art. 20, §3º")
+    basis = _law_basis(pack, "default_notice")
     locked = _locked(Concession, concession)
     if locked.status not in (ConcessionStatus.IN_SERVICE, ConcessionStatus.INTERVENED, ConcessionStatus.AWAITING_START):
         raise InvalidTransition(f"A concessão nº {locked.number} está {locked.get_status_display()}.")
     grounds = list(grounds)
     known = {g["code"] for g in pack_list(pack, "default_grounds")}
     if not grounds or set(grounds) - known:
-        raise ValidationError({"grounds": ["Indique ao menos um dos fundamentos do art. 20, §1º."]})
+        raise ValidationError({"grounds": [cite("Indique ao menos um dos fundamentos do {default_grounds}.", pack)]})
     if not details.strip():
         raise ValidationError({"details": ["Descreva detalhadamente os descumprimentos contratuais."]})
     if notified_on > pack.today():
@@ -78,7 +79,7 @@ def default_mark_cured(*, actor, proceeding: DefaultProceeding, reason: str) -> 
 def default_open(*, actor, proceeding: DefaultProceeding, opened_on: date, reference: str) -> DefaultProceeding:
     """Art. 20, §2–§3: opened only after the notice and the period to cure, with full defence."""
     pack = transit_pack()
-    basis = _law_basis(pack, "art. 20, §3º")
+    basis = _law_basis(pack, "default_notice")
     locked = _locked(DefaultProceeding, proceeding)
     if locked.status != DefaultStatus.NOTIFIED:
         raise InvalidTransition(f"O processo está {locked.get_status_display()}: não pode ser instaurado.")
@@ -113,6 +114,6 @@ def default_conclude(*, actor, proceeding: DefaultProceeding, proven: bool, deci
     locked.concluded_on = concluded_on
     to = DefaultStatus.PROVEN if proven else DefaultStatus.DISMISSED
     _default_to(actor=actor, proceeding=locked, to=to, reason=decision.strip(),
-                data={"concluded_on": concluded_on.isoformat(), "legal_basis": _law_basis(pack, "art. 20, §§ 2º e 4º")})
+                data={"concluded_on": concluded_on.isoformat(), "legal_basis": _law_basis(pack, "default_conclusion")})
     proceeding.refresh_from_db()
     return locked

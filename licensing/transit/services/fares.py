@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from licensing.transit import rules as rules
+from licensing.transit.citations import cite
 from licensing.transit.models import (
     BusFare,
     BusLine,
@@ -42,7 +43,7 @@ def fare_set(*, actor, line: BusLine, zone: str, amount: Decimal, decree: str, a
         if v:
             raise v
     if not decree.strip():
-        raise ValidationError({"decree": ["Informe o decreto que fixa a tarifa (art. 17, parágrafo único)."]})
+        raise ValidationError({"decree": [cite("Informe o decreto que fixa a tarifa ({fare_decree}).", pack)]})
     if effective_from < announced_on:
         raise ValidationError({"effective_from": ["A vigência não pode ser anterior ao anúncio."]})
     is_change = line.fares.filter(zone=zone).exists()
@@ -54,7 +55,7 @@ def fare_set(*, actor, line: BusLine, zone: str, amount: Decimal, decree: str, a
     fare = BusFare.objects.create(
         line=line, zone=zone, amount=Decimal(amount).quantize(rules.CENT), decree=decree.strip(),
         announced_on=announced_on, effective_from=effective_from,
-        legal_basis=basis if is_change else _law_basis(pack, "art. 15"), created_by=_user(actor),
+        legal_basis=basis if is_change else _law_basis(pack, "initial_fare"), created_by=_user(actor),
     )
     forget_fares_state()
     transaction.on_commit(forget_fares_state)

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from licensing.transit import rules as rules
+from licensing.transit.citations import cite
 from licensing.transit.models import (
     INTERVENTION_TRANSITIONS,
     Concession,
@@ -44,7 +45,7 @@ def intervention_declare(*, actor, concession: Concession, decree: str, declared
     grounds = list(grounds)
     known = {g["code"] for g in pack_list(pack, "intervention_grounds")}
     if set(grounds) - known:
-        raise ValidationError({"grounds": ["Motivo de intervenção não previsto no art. 11, III."]})
+        raise ValidationError({"grounds": [cite("Motivo de intervenção não previsto no {intervention_grounds}.", pack)]})
     errors = {}
     if not decree.strip():
         errors["decree"] = ["Informe o decreto de intervenção."]
@@ -134,6 +135,6 @@ def intervention_conclude(*, actor, intervention: Intervention, concluded_on: da
     to = InterventionStatus.UPHELD if upheld else InterventionStatus.ANNULLED
     _intervention_to(actor=actor, intervention=locked, to=to, reason=conclusion.strip(),
                      data={"concluded_on": concluded_on.isoformat(), "upheld": upheld,
-                           "legal_basis": basis if upheld else _law_basis(pack, "art. 24, §1º")})
+                           "legal_basis": basis if upheld else _law_basis(pack, "intervention_unfounded")})
     intervention.refresh_from_db()
     return locked
