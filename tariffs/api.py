@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from portal import regulation
 from portal.exceptions import RuleViolation
 from portal.public.http import api_cache
+from portal.refusals import refusal_response
 from tariffs import selectors
 from tariffs.forms import QuoteForm
 from tariffs.models import TariffModality
@@ -144,7 +145,7 @@ class QuoteView(APIView):
         try:
             quote = selectors.compute_quote(pack, tables, form.cleaned_data)
         except RuleViolation as exc:
-            return Response({"errors": {exc.field: [str(exc)]}, "rule": exc.as_dict()}, status=400)
+            return refusal_response(exc)
         return api_cache(Response(quote.as_api()), 60)
 
     def line_quote(self, params):
@@ -170,7 +171,7 @@ class QuoteView(APIView):
                 params.get("line"), zone=params.get("zone") or None, student=student, at=moment.date()
             )
         except RuleViolation as exc:
-            return Response({"errors": {exc.field: [str(exc)]}, "rule": exc.as_dict()}, status=400)
+            return refusal_response(exc)
         return api_cache(Response(quote.as_quote_api()), 60)
 
 

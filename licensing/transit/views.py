@@ -7,13 +7,9 @@ field and keeps what was typed.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-
-from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
@@ -35,8 +31,9 @@ from licensing.transit.models import (
     Itinerary,
 )
 from portal import regulation
+from portal.actions import ActionView as BaseActionView
 from portal.audit import history_for
-from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
+from portal.refusals import SERVICE_ERRORS, apply_refusal
 from portal.roles import Role
 from portal.views import RoleRequiredMixin
 
@@ -121,28 +118,6 @@ class PublicLineView(TransitEnabledMixin, TemplateView):
         return ctx
 
 
-def _apply_errors(form, exc: Exception) -> None:
-    """Put a service refusal beside its field (or at the top), with the article."""
-    if isinstance(exc, RuleViolations):
-        for v in exc.violations:
-            _apply_errors(form, v)
-        return
-    if isinstance(exc, RuleViolation):
-        form.add_error(exc.field if exc.field in form.fields else None, str(exc))
-        return
-    if isinstance(exc, InvalidTransition):
-        form.add_error(None, exc.message)
-        return
-    if isinstance(exc, ValidationError):
-        if hasattr(exc, "message_dict"):
-            for field, errors in exc.message_dict.items():
-                for e in errors:
-                    form.add_error(field if field in form.fields else None, e)
-        else:
-            for e in exc.messages:
-                form.add_error(None, e)
-
-
 COMPLAINTS_PER_HOUR = 20
 
 
@@ -180,15 +155,16 @@ class PublicComplaintView(TransitEnabledMixin, View):
             form.add_error(None, "Muitas reclamações enviadas deste endereço na última hora. Tente mais tarde "
                                  "ou use o telefone da Prefeitura.")
             return render(request, self.template_name, self._ctx(line, form), status=429)
+        status = 400
         if form.is_valid():
             try:
                 complaint = svc.complaint_file(actor=request.user, line=line, **form.cleaned_data)
-            except (RuleViolation, RuleViolations, InvalidTransition, ValidationError) as exc:
-                _apply_errors(form, exc)
+            except SERVICE_ERRORS as exc:
+                status = apply_refusal(form, exc)
             else:
                 return render(request, "licensing/transit/complaint_done.html",
                               {**self._ctx(line, form), "complaint": complaint})
-        return render(request, self.template_name, self._ctx(line, form), status=400)
+        return render(request, self.template_name, self._ctx(line, form), status=status)
 
 
 class PublicComplaintLookupView(TransitEnabledMixin, View):
@@ -330,8 +306,8 @@ class LineManageView(StaffMixin, TemplateView):
 
 
 # --- actions -----------------------------------------------------------------------------------
-class ActionView(TransitEnabledMixin, RoleRequiredMixin, View, ABC):
-    """GET shows the form; POST validates it and calls one service."""
+class ActionView(TransitEnabledMixin, BaseActionView):
+    """GET shows the form; POST validates it and calls one service (portal.actions)."""
 
     roles = CLERKS
     model = Concession
@@ -345,8 +321,8 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View, ABC):
     # field -> (hint with {n} = the parameter's value and {basis}, parameter key)
     hints: dict[str, tuple[str, str]] = {}
 
-    def make_form(self, obj, data=None):
-        form = self.form_class(data, initial=self.initial(obj), **self.form_kwargs(obj))
+    def make_form(self, obj, data=None, files=None):
+        form = super().make_form(obj, data, files)
         pack = regulation.current()
         for field, (text, key) in self.hints.items():
             found = pack.collective_param(key)
@@ -358,16 +334,6 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View, ABC):
         if self.model is None:
             return None
         return get_object_or_404(self.model, pk=self.kwargs["pk"])
-
-    def form_kwargs(self, obj) -> dict:
-        return {}
-
-    def initial(self, obj) -> dict:
-        return {}
-
-    @abstractmethod
-    def perform(self, obj, data: dict):
-        """Carry out the action through its service (each subclass names one)."""
 
     def success_url(self, obj, result) -> str:
         concession = obj if isinstance(obj, Concession) else getattr(obj, "concession", None)
@@ -392,22 +358,8 @@ class ActionView(TransitEnabledMixin, RoleRequiredMixin, View, ABC):
                 "bases": [b for b in bases if b], "law_url": _law_url(pack),
                 "crumbs": [*self.parent_crumbs(obj), (self.title, "")]}
 
-    def get(self, request, *args, **kwargs):
-        obj = self.get_object()
-        return render(request, self.template_name, self.context(obj, self.make_form(obj)))
-
-    def post(self, request, *args, **kwargs):
-        obj = self.get_object()
-        form = self.make_form(obj, request.POST)
-        if form.is_valid():
-            try:
-                result = self.perform(obj, form.cleaned_data)
-            except (RuleViolation, RuleViolations, InvalidTransition, ValidationError) as exc:
-                _apply_errors(form, exc)
-            else:
-                messages.success(request, cite(self.success, regulation.current()))
-                return redirect(self.success_url(obj, result))
-        return render(request, self.template_name, self.context(obj, form), status=400)
+    def success_message(self, obj, result) -> str:
+        return cite(self.success, regulation.current())
 
 
 def _pack():
