@@ -17,7 +17,6 @@ api_v1 = [
     path("", include("licensing.lifecycle_api_urls")),
     path("", include("enforcement.api_urls")),
     path("", include("tariffs.api_urls")),
-    path("", include("fleet.api_urls")),
     path("", include("portal.public.api_urls")),
     path("", include("licensing.transit.api_urls")),
 ]
@@ -49,7 +48,6 @@ urlpatterns = [
     path("", include("licensing.lifecycle_urls")),
     path("", include("enforcement.urls")),
     path("", include("tariffs.urls")),
-    path("", include("fleet.urls")),
     path("", include("portal.public.urls")),
     path("", include("portal.ops_urls")),
     path("", include("licensing.transit.urls")),

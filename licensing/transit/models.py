@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from fleet.models import VehicleBase
 from portal.validators import validate_cnpj, validate_cpf
 
 __all__ = [
@@ -343,7 +344,7 @@ class BusStatus(models.TextChoices):
     WITHDRAWN = "withdrawn", "retirado"
 
 
-class Bus(models.Model):
+class Bus(VehicleBase):
     """A vehicle of a concession, registered in the category of the contract (art. 2)."""
 
     plate = models.CharField("placa", max_length=7, unique=True)
@@ -356,7 +357,6 @@ class Bus(models.Model):
     model = models.CharField("modelo", max_length=80, blank=True)
     manufacture_year = models.PositiveSmallIntegerField("ano de fabricação", null=True, blank=True)
     status = models.CharField("situação", max_length=10, choices=BusStatus.choices, default=BusStatus.ACTIVE)
-    created_at = models.DateTimeField("cadastrado em", default=timezone.now)
 
     class Meta:
         verbose_name = "veículo de transporte coletivo"
@@ -369,13 +369,6 @@ class Bus(models.Model):
     @property
     def category_label(self) -> str:
         return category_label(self.category)
-
-    @property
-    def display_plate(self) -> str:
-        p = self.plate
-        if len(p) == 7 and p[4].isdigit():
-            return f"{p[:3]}-{p[3:]}"
-        return p
 
 
 class InterventionStatus(models.TextChoices):
