@@ -291,6 +291,13 @@ def average_days_protocol_to_grant(pack: Pack) -> dict[str, float | None]:
     return {m: (round(s / n, 1) if n else None) for m, (s, n) in totals.items()}
 
 
+def first_steps(user) -> bool:
+    """The dashboard shows a new applicant where to start (no application yet)."""
+    from licensing.models import Application
+
+    return not Application.objects.filter(applicant=user).exists()
+
+
 # --- ops ------------------------------------------------------------------------------------
 def _aged_vehicles():
     from licensing.jobs import aged_vehicles_queryset
@@ -320,6 +327,7 @@ def register() -> None:
     registry.provide(registry.STATS_GRANTS_BY_STATUS, grants_by_status)
     registry.provide(registry.STATS_DAYS_SINCE_ISSUE, average_days_since_issue)
     registry.provide(registry.STATS_DAYS_TO_GRANT, average_days_protocol_to_grant)
+    registry.provide(registry.FIRST_STEPS, first_steps)
     registry.provide(registry.OPS_AGED_VEHICLES, _aged_vehicles)
     registry.provide(registry.OPS_DESCRIBE_AGED, _describe_aged)
     registry.register_verification(_GRANT_VERIFICATION)

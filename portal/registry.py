@@ -28,6 +28,7 @@ STATS_GRANTS_BY_STATUS = "stats.grants_by_status"  # (pack) -> {modality: {statu
 STATS_DAYS_SINCE_ISSUE = "stats.average_days_since_issue"  # (pack) -> {modality: float | None}
 STATS_DAYS_TO_GRANT = "stats.average_days_protocol_to_grant"  # (pack) -> {modality: float | None}
 STATS_AUTOS_BY_MONTH = "stats.autos_by_article_and_month"  # (pack, months) -> (months, series)
+FIRST_STEPS = "dashboard.first_steps"  # (user) -> bool: an applicant who has not started yet
 OPS_AGED_VEHICLES = "ops.aged_vehicles"  # () -> QuerySet of grants whose vehicle is too old
 OPS_DESCRIBE_AGED = "ops.describe_aged"  # (grants) -> list of items for the clerk's page
 # () -> the bus fares of collective transport, for the tariffs pages: an object with
