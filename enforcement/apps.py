@@ -26,6 +26,9 @@ class EnforcementConfig(AppConfig):
         from portal.hooks import register_home_section
 
         register_home_section(open_deadlines_section)
+        from enforcement import portal_providers
+
+        portal_providers.register()  # public pages: through portal.registry
 
 
 def open_deadlines_section(request):

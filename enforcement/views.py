@@ -18,6 +18,7 @@ from enforcement import forms, rules, selectors, services
 from enforcement.models import Attachment, Fine, InfractionStatus
 from portal import regulation
 from portal.audit import history_for
+from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation
 from portal.pdf import qr_svg_data_uri, render_pdf, verification_url
 from portal.roles import STAFF_ROLES, Role, has_role
@@ -52,27 +53,7 @@ def _apply_errors(form, exc) -> int:
 SERVICE_ERRORS = (RuleViolation, InvalidTransition, ValidationError)
 
 
-ACTION_LABELS = {
-    "infraction_issued": "Auto lavrado",
-    "infraction_notified": "Notificação registrada",
-    "infraction_defense_filed": "Defesa prévia apresentada",
-    "infraction_awaiting_judgement": "Aguardando julgamento",
-    "infraction_upheld": "Julgado procedente",
-    "infraction_dismissed": "Julgado improcedente",
-    "infraction_appealed": "Recurso interposto",
-    "appeal_judged": "Recurso julgado",
-    "ex_officio_review_opened": "Recurso de ofício aberto",
-    "infraction_final": "Decisão definitiva",
-    "infraction_effects": "Efeitos aplicados",
-    "infraction_cancelled": "Auto cancelado",
-    "suspension_lifted": "Suspensão encerrada",
-    "decision_notified": "Notificação da decisão registrada",
-    "review_hearing_opened": "Autuado intimado na revisão de ofício",
-    "review_allegations_filed": "Alegações na revisão de ofício",
-    "penalty_recomputed": "Penalidade recalculada",
-    "grant_cancelled_on_refusal": "Autorização cancelada pela recusa da notificação",
-    "appeal_suspensive_effect": "Efeito suspensivo concedido",
-}
+ACTION_LABELS = AUDIT_ACTION_LABELS  # one vocabulary: portal.audit_actions.AuditAction
 
 
 def _history(inf) -> list[dict]:

@@ -15,7 +15,30 @@ class VehicleKind(models.TextChoices):
     BUS = "bus", "ônibus"
 
 
-class Vehicle(models.Model):
+def display_plate(plate: str) -> str:
+    """ABC1D23 as is; an old-format plate as ABC-1234."""
+    if len(plate) == 7 and plate[4].isdigit():
+        return f"{plate[:3]}-{plate[3:]}"
+    return plate
+
+
+class VehicleBase(models.Model):
+    """What every registered vehicle has, a car or motorcycle of a grant (``Vehicle``) or a bus
+    of a concession (``licensing.transit.models.Bus``): a plate shown in its format and the
+    moment it was registered. Abstract: no table; each model keeps its own fields' options."""
+
+    plate: str
+    created_at = models.DateTimeField("cadastrado em", default=timezone.now)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def display_plate(self) -> str:
+        return display_plate(self.plate)
+
+
+class Vehicle(VehicleBase):
     """A vehicle, identified by its plate (one row per plate)."""
 
     plate = models.CharField("placa", max_length=7, unique=True, validators=[validate_plate])
@@ -34,7 +57,6 @@ class Vehicle(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
         related_name="vehicles", verbose_name="proprietário",
     )
-    created_at = models.DateTimeField("cadastrado em", default=timezone.now)
     updated_at = models.DateTimeField("atualizado em", auto_now=True)
 
     class Meta:
@@ -50,10 +72,3 @@ class Vehicle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.display_plate} — {self.make} {self.model}"
-
-    @property
-    def display_plate(self) -> str:
-        p = self.plate
-        if len(p) == 7 and p[4].isdigit():  # old format ABC-1234
-            return f"{p[:3]}-{p[3:]}"
-        return p

@@ -21,18 +21,9 @@ class LicensingConfig(AppConfig):
         fees.connect()
         grants.connect()
 
-        from licensing.demo_transit import home_section, seed_transit_demo
-        from licensing.selectors_transit import transit_enabled
-        from portal.hooks import register_demo_seed, register_home_section
-        from portal.menu import MenuItem, register
-        from portal.roles import Role
+        from licensing.transit.wiring import register as register_transit
 
-        transit_staff = (Role.CLERK, Role.JUDGE, Role.ADMIN)
-        register(  # collective transport: only when the active pack has it
-            MenuItem("Linhas de ônibus", "transit-lines", (), 60, visible=transit_enabled),
-            MenuItem("Concessões (ônibus)", "transit-concessions", transit_staff, 61, visible=transit_enabled),
-            MenuItem("Reclamações (ônibus)", "transit-complaints", transit_staff, 62, visible=transit_enabled),
-        )
-        register_home_section(home_section)
-        register_demo_seed(seed_transit_demo)
-        grants.connect_menu()
+        register_transit()  # collective transport: menu, home section, demo, bus fares
+        from licensing import portal_providers
+
+        portal_providers.register()  # public pages, ops page: through portal.registry

@@ -39,7 +39,27 @@ from licensing.grants.models import (  # noqa: F401
     GrantLock,
     Modality,
 )
-from licensing.models_transit import (  # noqa: F401
+from licensing.requests.models import (  # noqa: F401
+    REQUEST_TRANSITIONS,
+    AuxiliaryDriver,
+    AuxiliaryStatus,
+    LeaveOfAbsence,
+    LeaveReason,
+    LeaveStatus,
+    LifecycleRequest,
+    Preposto,
+    RequestKind,
+    RequestStatus,
+    YearlyNotice,
+    YearlyNoticeStage,
+    YearlyObligation,
+)
+from licensing.stands.models import (  # noqa: F401
+    AssignmentStatus,
+    StandAssignment,
+    TaxiStand,
+)
+from licensing.transit.models import (  # noqa: F401
     CONCESSION_TRANSITIONS,
     DEFAULT_TRANSITIONS,
     INTERVENTION_TRANSITIONS,
@@ -62,24 +82,4 @@ from licensing.models_transit import (  # noqa: F401
     Itinerary,
     ItinerarySegment,
     ItineraryStatus,
-)
-from licensing.requests.models import (  # noqa: F401
-    REQUEST_TRANSITIONS,
-    AuxiliaryDriver,
-    AuxiliaryStatus,
-    LeaveOfAbsence,
-    LeaveReason,
-    LeaveStatus,
-    LifecycleRequest,
-    Preposto,
-    RequestKind,
-    RequestStatus,
-    YearlyNotice,
-    YearlyNoticeStage,
-    YearlyObligation,
-)
-from licensing.stands.models import (  # noqa: F401
-    AssignmentStatus,
-    StandAssignment,
-    TaxiStand,
 )

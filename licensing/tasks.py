@@ -12,7 +12,7 @@ from licensing.grants.tasks import (
     send_renewal_reminders,
 )
 from licensing.requests.tasks import leaves_flag_overdue_task, yearly_obligations_check_task
-from licensing.tasks_transit import transit_deadlines
+from licensing.transit.tasks import transit_deadlines
 
 __all__ = [
     "check_quotas",

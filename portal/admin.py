@@ -7,6 +7,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.models import (
     AuditEntry,
     FiscalUnitValue,
@@ -81,7 +82,7 @@ class MunicipalityAdmin(RoleAdmin):
     def save_model(self, request, obj, form, change):
         obj.version += 1
         super().save_model(request, obj, form, change)
-        audit_log(actor=request.user, obj=obj, action="municipality_changed", reason="Alterado no admin",
+        audit_log(actor=request.user, obj=obj, action=AuditAction.MUNICIPALITY_CHANGED, reason="Alterado no admin",
                   data={"changed": form.changed_data})
         regulation.invalidate()
 
@@ -102,7 +103,7 @@ class RegulationParameterAdmin(RoleAdmin):
         obj.source = "admin"
         obj.created_by = request.user
         super().save_model(request, obj, form, change)
-        audit_log(actor=request.user, obj=obj, action="parameter_version_added", reason=obj.legal_basis,
+        audit_log(actor=request.user, obj=obj, action=AuditAction.PARAMETER_VERSION_ADDED, reason=obj.legal_basis,
                   data={"key": obj.key, "value": obj.value, "effective_from": obj.effective_from.isoformat()})
         regulation.invalidate()
 
@@ -116,7 +117,7 @@ class FiscalUnitValueAdmin(RegulationParameterAdmin):
 
     def save_model(self, request, obj, form, change):
         admin.ModelAdmin.save_model(self, request, obj, form, change)
-        audit_log(actor=request.user, obj=obj, action="fiscal_unit_value_added", reason=obj.legal_basis,
+        audit_log(actor=request.user, obj=obj, action=AuditAction.FISCAL_UNIT_VALUE_ADDED, reason=obj.legal_basis,
                   data={"value": str(obj.value), "effective_from": obj.effective_from.isoformat()})
         regulation.invalidate()
 

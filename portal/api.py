@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import ParseError
@@ -12,7 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
+from portal.exceptions import RuleViolation
+from portal.refusals import SERVICE_ERRORS, refusal_response
 from portal.roles import Role, has_role
 from portal.throttling import PortalScopedRateThrottle
 
@@ -49,33 +49,12 @@ def request_object(request):
 
 
 def rule_response(violation: RuleViolation) -> Response:
-    return Response(
-        {"errors": {violation.field: [str(violation)]}, "rule": violation.as_dict()},
-        status=status.HTTP_409_CONFLICT if violation.conflict else status.HTTP_400_BAD_REQUEST,
-    )
+    return refusal_response(violation)
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, RuleViolation):
-        return rule_response(exc)
-    if isinstance(exc, RuleViolations):
-        errors: dict[str, list[str]] = {}
-        for v in exc.violations:
-            errors.setdefault(v.field, []).append(str(v))
-        first = exc.violations[0]
-        code = status.HTTP_409_CONFLICT if all(v.conflict for v in exc.violations) else status.HTTP_400_BAD_REQUEST
-        return Response(
-            {"errors": errors, "rule": first.as_dict(), "rules": [v.as_dict() for v in exc.violations]},
-            status=code,
-        )
-    if isinstance(exc, InvalidTransition):
-        return Response({"errors": {exc.field: [exc.message]}}, status=status.HTTP_409_CONFLICT)
-    if isinstance(exc, DjangoValidationError):
-        if hasattr(exc, "message_dict"):
-            errors = {k if k != "__all__" else "non_field_errors": v for k, v in exc.message_dict.items()}
-        else:
-            errors = {"non_field_errors": exc.messages}
-        return Response({"errors": errors}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, SERVICE_ERRORS):  # a service's refusal: 400 invalid input, 409 conflict
+        return refusal_response(exc)
     if isinstance(exc, DjangoPermissionDenied):
         return Response({"errors": {"detail": ["Sem permissão para esta ação."]}}, status=403)
     if isinstance(exc, ParseError):

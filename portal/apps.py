@@ -7,6 +7,7 @@ class PortalConfig(AppConfig):
 
     def ready(self) -> None:
         from portal import dates, menu, security
+        from portal.roles import Role
 
         dates.install()
         security.connect()
@@ -16,4 +17,8 @@ class PortalConfig(AppConfig):
             menu.MenuItem("Meu painel", "dashboard", ("*",), order=1),
             menu.MenuItem("Notificações", "notifications", ("*",), order=90),
             menu.MenuItem("Legislação", "legislation", (), order=95),
+            menu.MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), order=80),
         )
+        from portal import registry
+
+        registry.register_job("drain_outbox", "Envio de e-mails pendentes", task="portal.tasks.drain_outbox", order=90)

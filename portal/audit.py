@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import models
 
+from portal.audit_actions import AuditAction
 from portal.models import AuditEntry
 from portal.validators import mask_cpf, only_digits
 
@@ -36,13 +37,18 @@ def audit_log(
     *,
     actor,
     obj: models.Model,
-    action: str,
+    action: AuditAction | str,
     from_state: str = "",
     to_state: str = "",
     reason: str = "",
     data: dict | None = None,
 ) -> AuditEntry:
-    """Write an audit entry in the current transaction."""
+    """Write an audit entry in the current transaction.
+
+    ``action`` is an ``AuditAction``; a plain string is still accepted while other branches
+    write strings, but when running the tests it must be a member (a new action is declared).
+    """
+    action = _checked(action)
     object_type, object_id, object_repr = object_label(obj)
     is_user = actor is not None and getattr(actor, "is_authenticated", False)
     return AuditEntry.objects.create(
@@ -57,6 +63,19 @@ def audit_log(
         reason=reason or "",
         data=mask_personal(data or {}),
     )
+
+
+def _checked(action: AuditAction | str) -> str:
+    value = str(getattr(action, "value", action))
+    if value not in _KNOWN:
+        from django.conf import settings
+
+        if getattr(settings, "TESTING", False):
+            raise ValueError(f"ação de auditoria não declarada em portal.audit_actions.AuditAction: {value!r}")
+    return value
+
+
+_KNOWN = frozenset(AuditAction.values)
 
 
 def history_for(obj: models.Model):

@@ -56,3 +56,12 @@ def install() -> None:
         wrap_form(cls)
     for cls in (serializers.DateField, serializers.DateTimeField):
         wrap_serializer(cls)
+
+
+MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+          "novembro", "dezembro")
+
+
+def long_date(day: date) -> str:
+    """``18 de maio de 2022``, as an act is dated."""
+    return f"{day.day} de {MONTHS[day.month - 1]} de {day.year}"

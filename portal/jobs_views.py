@@ -7,32 +7,25 @@ from django.core.paginator import Paginator
 from django.db.models import Max, Q
 from django.views.generic import TemplateView
 
+from portal import registry
 from portal.models import JobRun
 from portal.roles import Role
 from portal.views import RoleRequiredMixin
 
-# Names recorded by portal.jobs.run_job, with the label shown to clerks.
-JOB_LABELS = {
-    "licensing.expire_grants": "Expiração de autorizações e alvarás",
-    "licensing.renewal_reminders": "Lembretes de renovação",
-    "licensing.vehicle_age": "Idade máxima dos veículos",
-    "licensing.quota_check": "Verificação de vagas",
-    "drain_outbox": "Envio de e-mails pendentes",
-}
+
+# The jobs (name recorded by portal.jobs.run_job, label shown to clerks, Celery task) are
+# registered in portal.registry by the apps that own them (AppConfig.ready()).
+def job_labels() -> dict[str, str]:
+    return {job.name: job.label for job in registry.jobs()}
 
 
-# Celery task → the name its run is recorded under.
-TASK_JOBS = {
-    "licensing.tasks.expire_grants": "licensing.expire_grants",
-    "licensing.tasks.send_renewal_reminders": "licensing.renewal_reminders",
-    "licensing.tasks.check_vehicle_ages": "licensing.vehicle_age",
-    "licensing.tasks.check_quotas": "licensing.quota_check",
-    "portal.tasks.drain_outbox": "drain_outbox",
-}
+def task_jobs() -> dict[str, str]:
+    """Celery task → the name its run is recorded under."""
+    return {job.task: job.name for job in registry.jobs() if job.task}
 
 
 def job_label(name: str) -> str:
-    return JOB_LABELS.get(name, name)
+    return job_labels().get(name, name)
 
 
 def describe_schedule(schedule) -> str:
@@ -51,8 +44,9 @@ def describe_schedule(schedule) -> str:
 def scheduled_jobs() -> dict[str, str]:
     """Recorded job name → when beat runs it (from CELERY_BEAT_SCHEDULE)."""
     out = {}
+    tasks = task_jobs()
     for entry in getattr(settings, "CELERY_BEAT_SCHEDULE", {}).values():
-        job = TASK_JOBS.get(entry.get("task", ""))
+        job = tasks.get(entry.get("task", ""))
         if job:
             out[job] = describe_schedule(entry.get("schedule"))
     return out
@@ -79,7 +73,8 @@ class JobRunListView(RoleRequiredMixin, TemplateView):
         latest_ids = JobRun.objects.values("name").annotate(last=Max("id")).values("last")
         latest = {run.name: run for run in JobRun.objects.filter(pk__in=latest_ids)}
         schedule = scheduled_jobs()
-        names = [n for n in JOB_LABELS if n in schedule or n in latest] + sorted(set(latest) - set(JOB_LABELS))
+        labels = job_labels()
+        names = [n for n in labels if n in schedule or n in latest] + sorted(set(latest) - set(labels))
         runs = JobRun.objects.order_by("-started_at", "-id")
         if view == "falhas":
             runs = runs.filter(failures__gt=0)
@@ -98,17 +93,17 @@ class JobRunListView(RoleRequiredMixin, TemplateView):
 
 
 class AgedVehicleListView(RoleRequiredMixin, TemplateView):
-    """Vehicles of current grants that reached the pack's maximum age (to be substituted)."""
+    """Vehicles of current grants that reached the pack's maximum age (to be substituted);
+    the list comes from the app that grants (portal.registry.OPS_AGED_VEHICLES)."""
 
     roles = (Role.CLERK, Role.ADMIN)
     template_name = "portal/aged_vehicles.html"
     paginate_by = 30
 
     def get_context_data(self, **kwargs):
-        from licensing.grants.selectors import aged_vehicles_queryset, describe_aged
-
         ctx = super().get_context_data(**kwargs)
-        page = Paginator(aged_vehicles_queryset(), self.paginate_by).get_page(self.request.GET.get("page"))
+        aged = registry.call(registry.OPS_AGED_VEHICLES)
+        page = Paginator(aged, self.paginate_by).get_page(self.request.GET.get("page"))
         ctx["page_obj"] = page
-        ctx["items"] = describe_aged(page.object_list)
+        ctx["items"] = registry.call(registry.OPS_DESCRIBE_AGED, page.object_list)
         return ctx

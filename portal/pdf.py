@@ -76,3 +76,28 @@ def qr_svg_data_uri(data: str) -> str:
 
 def verification_url(code: str) -> str:
     return f"{settings.SITE_URL}/verificar/{code}/"
+
+
+UF_NAMES = {  # "Estado d…" with the article each state takes
+    "AC": "do Acre", "AL": "de Alagoas", "AP": "do Amapá", "AM": "do Amazonas", "BA": "da Bahia",
+    "CE": "do Ceará", "DF": "do Distrito Federal", "ES": "do Espírito Santo", "GO": "de Goiás",
+    "MA": "do Maranhão", "MT": "de Mato Grosso", "MS": "de Mato Grosso do Sul", "MG": "de Minas Gerais",
+    "PA": "do Pará", "PB": "da Paraíba", "PR": "do Paraná", "PE": "de Pernambuco", "PI": "do Piauí",
+    "RJ": "do Rio de Janeiro", "RN": "do Rio Grande do Norte", "RS": "do Rio Grande do Sul",
+    "RO": "de Rondônia", "RR": "de Roraima", "SC": "de Santa Catarina", "SP": "de São Paulo",
+    "SE": "de Sergipe", "TO": "do Tocantins",
+}
+
+
+def document_context(pack, *, title: str, number: str = "", legal_basis: str = "", code: str = "") -> dict:
+    """The context every issued document's template shares: the municipality and state, the
+    title and number, its legal basis, when it was generated and, with a verification code,
+    the verification address and its QR code."""
+    from django.utils import timezone
+
+    ctx = {"pack": pack, "state_name": UF_NAMES.get(pack.uf, pack.uf), "title": title, "number": number,
+           "legal_basis": legal_basis, "generated_at": timezone.localtime(timezone.now(), pack.tz)}
+    if code:
+        url = verification_url(code)
+        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_svg_data_uri(url)})
+    return ctx

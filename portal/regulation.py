@@ -22,6 +22,8 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 from django.utils import timezone
 
+from portal import pack_keys
+
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 LAWS_DIR = PACKS_DIR / "laws"
 _MISSING = object()
@@ -300,6 +302,15 @@ def validate_pack_data(data: dict) -> None:
     law_date = date.fromisoformat(str(data["laws"][0]["date"]))
     for key, raw in (data.get("params") or {}).items():
         _param_from_raw(key, raw, law_date)
+        _check_declared(pack_keys.PARAMS, "[params]", key, raw, data["modalities"])
+    for key, raw in ((data.get("collective_transport") or {}).get("params") or {}).items():
+        _param_from_raw(key, raw, law_date)
+        _check_declared(pack_keys.COLLECTIVE_PARAMS, "[collective_transport.params]", key, raw, ())
+    for key, value in ((data.get("collective_transport") or {}).get("articles") or {}).items():
+        if key not in pack_keys.COLLECTIVE_ARTICLES:
+            raise PackError(f"[collective_transport.articles]: chave desconhecida {key!r} (declare-a em portal/pack_keys.py).")
+        if not isinstance(value, str) or not value.strip():
+            raise PackError(f"[collective_transport.articles]: {key!r} deve ser o artigo da lei, em texto.")
     for section in ("documents", "inspection", "infractions", "penalty_codes", "tariffs"):
         seen: set[str] = set()
         for item in data.get(section, []):
@@ -309,6 +320,18 @@ def validate_pack_data(data: dict) -> None:
             seen.add(code)
             if not item.get("legal_basis"):
                 raise PackError(f"[[{section}]] {code!r} sem legal_basis.")
+
+
+def _check_declared(table: dict, section: str, key: str, raw: dict, modalities) -> None:
+    """A key must be declared in portal.pack_keys, with a value of its type."""
+    spec = pack_keys.declared(table, key, modalities)
+    if spec is None:
+        raise PackError(
+            f"{section}: parâmetro desconhecido {key!r} (declare-o em portal/pack_keys.py ou corrija o nome)."
+        )
+    problem = pack_keys.type_error(spec, raw["value"])
+    if problem:
+        raise PackError(f"{section}: parâmetro {key!r} com valor inválido: {problem}.")
 
 
 def _jsonable(data: Any) -> Any:
@@ -328,6 +351,7 @@ class LoadResult:
 def load_pack(slug: str, *, population: int | None = None, actor=None) -> LoadResult:
     """Load or update a pack from its file and make it the active one. Idempotent."""
     from portal.audit import audit_log
+    from portal.audit_actions import AuditAction
     from portal.models import FiscalUnitValue, Municipality, RegulationParameter
 
     data = _jsonable(read_pack_file(slug))
@@ -422,7 +446,7 @@ def load_pack(slug: str, *, population: int | None = None, actor=None) -> LoadRe
         audit_log(
             actor=actor,
             obj=municipality,
-            action="pack_loaded",
+            action=AuditAction.PACK_LOADED,
             reason=f"Pacote {slug} carregado",
             data={
                 "created": created,

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.roles import Role
 from portal.validators import normalize_cpf, validate_cpf
 
@@ -135,5 +136,5 @@ def applicant_sign_up(
     except IntegrityError:  # the same CPF signed up at the same moment
         raise ValidationError({"cpf": [TAKEN_MESSAGE]}) from None
     user.groups.add(Group.objects.get_or_create(name=Role.APPLICANT)[0])
-    audit_log(actor=user, obj=user, action="account_created", to_state="active", reason="Cadastro de requerente")
+    audit_log(actor=user, obj=user, action=AuditAction.ACCOUNT_CREATED, to_state="active", reason="Cadastro de requerente")
     return user

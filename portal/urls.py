@@ -19,9 +19,8 @@ api_v1 = [
     path("", include("licensing.api_urls")),
     path("", include("enforcement.api_urls")),
     path("", include("tariffs.api_urls")),
-    path("", include("fleet.api_urls")),
     path("", include("portal.public.api_urls")),
-    path("", include("licensing.transit_api_urls")),
+    path("", include("licensing.transit.api_urls")),
 ]
 
 urlpatterns = [
@@ -55,10 +54,9 @@ urlpatterns = [
     path("", include("licensing.urls")),
     path("", include("enforcement.urls")),
     path("", include("tariffs.urls")),
-    path("", include("fleet.urls")),
     path("", include("portal.public.urls")),
     path("", include("portal.ops_urls")),
-    path("", include("licensing.transit_urls")),
+    path("", include("licensing.transit.urls")),
 ]
 
 handler403 = "portal.errors.permission_denied"

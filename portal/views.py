@@ -20,7 +20,7 @@ from django.views import View
 from django.views.decorators.http import require_POST
 from django.views.generic import TemplateView
 
-from portal import regulation
+from portal import registry, regulation
 from portal.forms import SignupForm
 from portal.models import Notification
 from portal.roles import Role, has_role
@@ -61,12 +61,9 @@ class DashboardView(LoginRequiredMixin, TemplateView):
         ctx["unread"] = Notification.objects.filter(recipient=self.request.user, read_at__isnull=True).count()
         # agents on the street: plate search is the first thing on the page
         ctx["plate_search"] = has_role(self.request.user, Role.AGENT)
-        if has_role(self.request.user, Role.APPLICANT):
-            from django.apps import apps
-
+        if has_role(self.request.user, Role.APPLICANT) and registry.has(registry.FIRST_STEPS):
             # a new applicant sees where to start instead of a bare list of links
-            ctx["first_steps"] = not apps.get_model("licensing", "Application").objects.filter(
-                applicant=self.request.user).exists()
+            ctx["first_steps"] = registry.call(registry.FIRST_STEPS, self.request.user)
         return ctx
 
 

@@ -8,10 +8,10 @@ from rest_framework import permissions
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from licensing import selectors_transit as transit
 from portal import regulation
 from portal.exceptions import RuleViolation
 from portal.public.http import api_cache
+from portal.refusals import refusal_response
 from tariffs import selectors
 from tariffs.forms import QuoteForm
 from tariffs.models import TariffModality
@@ -78,7 +78,8 @@ class TariffsView(APIView):
             pk = int(params.get("line"))
         except (TypeError, ValueError):
             pk = None
-        line = transit.public_lines().filter(pk=pk).first() if pk and transit.transit_enabled() else None
+        transit = selectors.bus_fares()
+        line = transit.public_lines().filter(pk=pk).first() if pk and selectors.bus_enabled() else None
         if line is None:
             return Response(
                 {"errors": {"line": ["Linha de ônibus não encontrada: escolha uma das linhas em operação."]}},
@@ -144,7 +145,7 @@ class QuoteView(APIView):
         try:
             quote = selectors.compute_quote(pack, tables, form.cleaned_data)
         except RuleViolation as exc:
-            return Response({"errors": {exc.field: [str(exc)]}, "rule": exc.as_dict()}, status=400)
+            return refusal_response(exc)
         return api_cache(Response(quote.as_api()), 60)
 
     def line_quote(self, params):
@@ -166,11 +167,11 @@ class QuoteView(APIView):
         pack = regulation.current()
         moment = selectors.local_moment(pack, form.cleaned_data.get("at"))
         try:
-            quote = transit.line_fare_quote(
+            quote = selectors.bus_fares().line_fare_quote(
                 params.get("line"), zone=params.get("zone") or None, student=student, at=moment.date()
             )
         except RuleViolation as exc:
-            return Response({"errors": {exc.field: [str(exc)]}, "rule": exc.as_dict()}, status=400)
+            return refusal_response(exc)
         return api_cache(Response(quote.as_quote_api()), 60)
 
 

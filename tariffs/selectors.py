@@ -139,7 +139,7 @@ def modality_label(modality: str) -> str:
 
 
 def adjustment_month(pack: Pack, modality: str) -> dict | None:
-    """The yearly adjustment base month, where the pack has it (e.g. November, Lei 3.703/2022, art. 15, parágrafo único)."""
+    """The yearly adjustment base month, where the pack has it (`tariff.adjustment_month`)."""
     param = pack.param("tariff.adjustment_month", modality)
     if param is None:
         return None
@@ -259,9 +259,9 @@ def compute_quote(pack: Pack, tables: list[TariffTable], data: dict) -> Quote:
 
 @dataclass
 class LineQuote:
-    """A bus fare of one line (licensing.selectors_transit.fare_quote) shown like a table quote."""
+    """A bus fare of one line (portal.registry.BUS_FARES: line_fare_quote) shown like a table quote."""
 
-    quote: object  # licensing.selectors_transit.FareQuote
+    quote: object  # the FareQuote of the bus fares source
     at: datetime
 
     @property
@@ -270,12 +270,11 @@ class LineQuote:
 
     @property
     def result(self) -> rules.FareQuote:
-        from licensing.models_transit import FareZone
-
+        zone_label = bus_fares().zone_label(self.quote.zone)
         return rules.FareQuote(
             total=self.quote.amount,
             lines=[rules.FareLine(label, amount) for label, amount in self.quote.components()],
-            notes=[f"Linha {self.quote.line.code} — {self.quote.line.name}, trecho {FareZone(self.quote.zone).label}."],
+            notes=[f"Linha {self.quote.line.code} — {self.quote.line.name}, trecho {zone_label}."],
         )
 
     @property
@@ -292,13 +291,24 @@ class LineQuote:
 
 def line_quote(pack: Pack, data: dict) -> LineQuote:
     """The quote of a QuoteForm with a bus line: the line's fare by decree (art. 16–17)."""
-    from licensing import selectors_transit
-
     moment = local_moment(pack, data.get("at"))
     if data.get("time_only") is not None:
         moment = moment.replace(hour=data["time_only"].hour, minute=data["time_only"].minute,
                                 second=0, microsecond=0)
-    quote = selectors_transit.line_fare_quote(
+    quote = bus_fares().line_fare_quote(
         data["line"], zone=data.get("zone") or None, student=bool(data.get("student")), at=moment.date()
     )
     return LineQuote(quote=quote, at=moment)
+
+
+def bus_fares():
+    """The bus fares of collective transport (registered by the app that has the concessions
+    in portal.registry), or None when no app provides them."""
+    from portal import registry
+
+    return registry.call(registry.BUS_FARES) if registry.has(registry.BUS_FARES) else None
+
+
+def bus_enabled() -> bool:
+    source = bus_fares()
+    return source is not None and source.transit_enabled()

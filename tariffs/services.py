@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation, RuleViolations
 from portal.roles import Role, has_role
 from tariffs import rules
@@ -38,7 +39,7 @@ def tariff_seed_from_pack(*, pack: regulation.Pack, actor=None) -> int:
         audit_log(
             actor=actor,
             obj=table,
-            action="tariff_seeded",
+            action=AuditAction.TARIFF_SEEDED,
             to_state="stored",
             reason=f"Tabela inicial do pacote: {table.decree}",
             data={"modality": table.modality, "effective_from": table.effective_from.isoformat()},
@@ -178,7 +179,7 @@ def tariff_publish(
     audit_log(
         actor=actor,
         obj=table,
-        action="tariff_published",
+        action=AuditAction.TARIFF_PUBLISHED,
         to_state="published",
         reason=decree,
         data={

@@ -12,6 +12,7 @@ from portal import regulation
 from portal.exceptions import RuleViolation, RuleViolations
 from portal.pdf import qr_svg_data_uri, render_pdf
 from portal.public.http import cached_page, public_cache
+from portal.refusals import apply_refusal
 from portal.views import RoleRequiredMixin
 from tariffs import rules, selectors
 from tariffs.forms import QuoteForm, TariffPublishForm
@@ -23,15 +24,11 @@ QUOTE_FIELDS = ("modality", "km", "date", "time", "waiting_minutes", "line", "zo
 
 def _transit_vary() -> str:
     """Bus lines and their fares (collective transport) change the calculator page."""
-    from licensing import selectors_transit
-
-    return selectors_transit.fares_fingerprint() if selectors_transit.transit_enabled() else "-"
+    return selectors.bus_fares().fares_fingerprint() if selectors.bus_enabled() else "-"
 
 
 def _bus_lines() -> list:
-    from licensing import selectors_transit
-
-    return selectors_transit.quotable_lines() if selectors_transit.transit_enabled() else []
+    return selectors.bus_fares().quotable_lines() if selectors.bus_enabled() else []
 
 
 def _table_card(pack, table, *, on) -> dict:
@@ -115,9 +112,7 @@ class CalculatorView(View):
 
 
 def _fares(line, on) -> dict:
-    from licensing import selectors_transit
-
-    return selectors_transit.fares_in_force(line, on)
+    return selectors.bus_fares().fares_in_force(line, on)
 
 
 class TariffTablePdfView(View):
@@ -192,15 +187,13 @@ class TariffAdminView(RoleRequiredMixin, View):
     def post(self, request):
         pack = regulation.current()
         form = TariffPublishForm(request.POST, modalities=_allowed_modalities(pack))
+        status = 400
         if form.is_valid():
             data = form.cleaned_data
             try:
                 table = tariff_publish(actor=request.user, **data)
-            except RuleViolations as exc:
-                for v in exc.violations:
-                    form.add_error(v.field if v.field in form.fields else None, str(v))
-            except RuleViolation as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+            except (RuleViolations, RuleViolation) as exc:
+                status = apply_refusal(form, exc)
             else:
                 messages.success(
                     request,
@@ -208,7 +201,7 @@ class TariffAdminView(RoleRequiredMixin, View):
                     f"vigora a partir de {table.effective_from:%d/%m/%Y}.",
                 )
                 return redirect("tariffs-admin")
-        return render(request, self.template_name, self._context(pack, form), status=400)
+        return render(request, self.template_name, self._context(pack, form), status=status)
 
 
 def home_section(request) -> dict | None:

@@ -11,7 +11,7 @@ from tests.matrix import LOGIN, PERSONAS
 
 # Each module's ``build`` runs in this order (stands and fees use the requests' grant).
 APPS = ["portal", "fleet", "licensing.applications", "licensing.grants", "enforcement", "tariffs", "ops",
-        "licensing.requests", "licensing.stands", "licensing.fees", "transit"]
+        "licensing.requests", "licensing.stands", "licensing.fees", "licensing.transit"]
 EXEMPT_NAMESPACES = {"admin"}  # the admin site checks the admin role itself (tests/portal)
 
 

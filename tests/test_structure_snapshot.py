@@ -59,33 +59,11 @@ def url_paths() -> dict[str, str]:
 
 
 def audit_actions() -> list[str]:
-    """Every action name the code writes to the audit: literal ``action=`` arguments of
-    ``audit_log`` calls, ``action`` arguments and defaults of the transition helpers, and the
-    ``infraction_<status>`` family written by the auto's one transition function."""
-    import ast
+    """Every action the code may write to the audit: the members of ``AuditAction`` (when
+    running the tests, ``audit_log`` refuses an action that is not one)."""
+    from portal.audit_actions import AuditAction
 
-    from enforcement.models import InfractionStatus
-
-    found: set[str] = {f"infraction_{s}" for s in InfractionStatus.values}
-    for app in DOMAIN_APPS:
-        for path in (ROOT / app).rglob("*.py"):
-            if "migrations" in path.parts:
-                continue
-            tree = ast.parse(path.read_text())
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call):
-                    fname = getattr(node.func, "id", getattr(node.func, "attr", ""))
-                    if fname == "audit_log" or "transition" in fname:
-                        for kw in node.keywords:
-                            if kw.arg == "action" and isinstance(kw.value, ast.Constant):
-                                found.add(kw.value.value)
-                elif isinstance(node, ast.FunctionDef):
-                    args = node.args.args + node.args.kwonlyargs
-                    defaults = node.args.defaults + node.args.kw_defaults
-                    for arg, default in zip(reversed(args), reversed(defaults), strict=False):
-                        if arg.arg == "action" and isinstance(default, ast.Constant):
-                            found.add(default.value)
-    return sorted(found)
+    return sorted(a.value for a in AuditAction)
 
 
 def current() -> dict:
@@ -118,3 +96,52 @@ def test_structure_unchanged(snapshot, part):
         assert sorted(now) == sorted(pinned), (
             f"{part}: missing {sorted(set(pinned) - set(now))}; new {sorted(set(now) - set(pinned))}"
         )
+
+
+def written_actions() -> set[str]:
+    """Action names written as literals: ``action=`` arguments of ``audit_log`` calls and of
+    the transition helpers, their defaults, and the ``infraction_<status>`` family written by
+    the auto's one transition function."""
+    import ast
+
+    from enforcement.models import InfractionStatus
+
+    found: set[str] = {f"infraction_{s}" for s in InfractionStatus.values}
+    for app in DOMAIN_APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    fname = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                    if fname == "audit_log" or "transition" in fname:
+                        for kw in node.keywords:
+                            if kw.arg == "action" and isinstance(kw.value, ast.Constant):
+                                found.add(kw.value.value)
+                elif isinstance(node, ast.FunctionDef):
+                    args = node.args.args + node.args.kwonlyargs
+                    defaults = node.args.defaults + node.args.kw_defaults
+                    for arg, default in zip(reversed(args), reversed(defaults), strict=False):
+                        if arg.arg == "action" and isinstance(default, ast.Constant):
+                            found.add(default.value)
+    return found
+
+
+def test_every_written_action_is_declared():
+    from portal.audit_actions import AuditAction
+
+    assert written_actions() <= set(AuditAction.values), sorted(written_actions() - set(AuditAction.values))
+
+
+def test_audit_log_refuses_an_undeclared_action_in_tests(db):
+    from django.contrib.auth import get_user_model
+
+    from portal.audit import audit_log
+    from portal.audit_actions import AuditAction
+
+    obj = get_user_model().objects.create(username="audit-probe")
+    with pytest.raises(ValueError, match="fare_sett"):
+        audit_log(actor=None, obj=obj, action="fare_sett")
+    entry = audit_log(actor=None, obj=obj, action=AuditAction.FARE_SET)
+    assert entry.action == "fare_set" and type(entry.action) is str

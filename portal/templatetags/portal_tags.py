@@ -126,3 +126,11 @@ def render_widget(bound_field):
     if bound_field.field.required:
         attrs["required"] = True
     return bound_field.as_widget(attrs=attrs)
+
+
+@register.filter
+def audit_label(action) -> str:
+    """An audit action in words (portal.audit_actions.AuditAction)."""
+    from portal.audit_actions import AuditAction
+
+    return AuditAction.label_of(str(action))

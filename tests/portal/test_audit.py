@@ -3,12 +3,13 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.models import AuditEntry
 
 
 @pytest.fixture
 def entry(db, applicant):
-    return audit_log(actor=applicant, obj=applicant, action="test", from_state="a", to_state="b",
+    return audit_log(actor=applicant, obj=applicant, action=AuditAction.PROFILE_UPDATED, from_state="a", to_state="b",
                      reason="motivo", data={"cpf": "52998224725", "nested": {"cnh_number": "12345678900"}})
 
 

@@ -147,3 +147,70 @@ def test_load_regulation_says_what_it_did(db):
     assert "passou a ser o pacote ativo" in switched and "população 29.177" in switched
     assert "atualizado" in run("alegre", "--population", "30000")
     assert "população 30.000" in run("alegre") and regulation.current().population == 30000
+
+
+def _pack_with(params: dict, collective: dict | None = None) -> dict:
+    import copy
+
+    data = copy.deepcopy(regulation.read_pack_file("alegre"))
+    data["params"].update(params)
+    if collective:
+        data["collective_transport"]["params"].update(collective)
+    return data
+
+
+def test_a_misspelt_key_is_refused_naming_it():
+    with pytest.raises(regulation.PackError, match="vehicle.max_age_yeras"):
+        regulation.validate_pack_data(_pack_with({"vehicle.max_age_yeras": {"value": 7, "legal_basis": "art. 9"}}))
+    with pytest.raises(regulation.PackError, match="taxi.defence.days"):
+        regulation.validate_pack_data(_pack_with({"taxi.defence.days": {"value": 15, "legal_basis": "art. 1"}}))
+    with pytest.raises(regulation.PackError, match="contract.sing_days"):
+        regulation.validate_pack_data(
+            _pack_with({}, {"contract.sing_days": {"value": 10, "legal_basis": "art. 8"}})
+        )
+
+
+def test_a_value_of_the_wrong_type_is_refused_naming_the_key():
+    with pytest.raises(regulation.PackError, match="taxi.vehicle.max_age_years"):
+        regulation.validate_pack_data(_pack_with({"taxi.vehicle.max_age_years": {"value": "7", "legal_basis": "x"}}))
+    with pytest.raises(regulation.PackError, match="transfer.allowed"):
+        regulation.validate_pack_data(_pack_with({"transfer.allowed": {"value": 1, "legal_basis": "x"}}))
+    with pytest.raises(regulation.PackError, match="recidivism.mode"):
+        regulation.validate_pack_data(_pack_with({"recidivism.mode": {"value": "triple", "legal_basis": "x"}}))
+    with pytest.raises(regulation.PackError, match="fare.student_discount"):
+        regulation.validate_pack_data(_pack_with({}, {"fare.student_discount": {"value": "meia", "legal_basis": "x"}}))
+
+
+def test_every_key_of_the_packs_is_declared_and_read_as_declared():
+    """Keys marked read=False are informative (law no rule applies); the others are read."""
+    import subprocess
+    from pathlib import Path
+
+    from portal import pack_keys
+
+    root = Path(__file__).resolve().parents[2]
+    files = subprocess.run(["git", "ls-files", "*.py"], cwd=root, capture_output=True, text=True).stdout.split()
+    if not files:  # not a git checkout: scan the packages
+        files = [str(p.relative_to(root)) for app in ("portal", "licensing", "fleet", "enforcement", "tariffs")
+                 for p in (root / app).rglob("*.py")]
+    code = "\n".join((root / f).read_text(encoding="utf-8") for f in files
+                     if not f.startswith("tests/") and "/migrations/" not in f and f != "portal/pack_keys.py")
+    for table in (pack_keys.PARAMS, pack_keys.COLLECTIVE_PARAMS):
+        for key, spec in table.items():
+            literal = f'"{key}"' in code
+            if table is pack_keys.PARAMS and key in pack_keys.COLLECTIVE_PARAMS:
+                continue  # same name in both tables: read in one of them
+            assert literal == spec.read, f"{key}: declared read={spec.read}"
+    for slug in regulation.available_packs():
+        regulation.validate_pack_data(regulation.read_pack_file(slug))  # every key declared, of its type
+
+
+def test_schema_md_documents_every_declared_key():
+    from pathlib import Path
+
+    from portal import pack_keys
+
+    text = (Path(regulation.__file__).parent / "packs" / "SCHEMA.md").read_text(encoding="utf-8")
+    missing = [k for t in (pack_keys.PARAMS, pack_keys.COLLECTIVE_PARAMS) for k in t
+               if f"`{k}`" not in text and f'"{k}"' not in text]
+    assert not missing

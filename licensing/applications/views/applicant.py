@@ -50,6 +50,7 @@ from licensing.applications.selectors import (
 from licensing.fees.services import application_tff, application_tff_issue
 from portal import regulation
 from portal.audit import audit_log, history_for
+from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.numbers import brl
 from portal.roles import Role, has_role
@@ -64,15 +65,7 @@ def _message(exc) -> str:
     """One line for a flash message from a service error."""
     return "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
 STATUS_LABELS = dict(ApplicationStatus.choices)
-ACTION_LABELS = {
-    "application_withdrawn": "Desistência registrada",
-    "application_created": "Rascunho criado", "application_draft_saved": "Rascunho salvo",
-    "document_uploaded": "Documento enviado", "document_reviewed": "Documento analisado",
-    "tff_issued": "DAM da TFF emitido",
-    "document_viewed": "Documento consultado", "requirement_raised": "Exigência registrada",
-    "inspection_scheduled": "Vistoria agendada", "inspection_recorded": "Vistoria registrada",
-    "application_status": "Situação alterada",
-}
+ACTION_LABELS = AUDIT_ACTION_LABELS  # one vocabulary: portal.audit_actions.AuditAction
 STEPS = [("modality", "Modalidade"), ("vehicle", "Veículo"), ("driver", "Condutor"), ("auxiliaries", "Auxiliares"),
          ("documents", "Documentos"), ("review", "Conferir e enviar")]
 STEP_NAMES = [s for s, _ in STEPS]

@@ -1,0 +1,86 @@
+"""What enforcement gives portal's public pages (verification of an auto, statistics),
+registered in portal.registry by ``register()`` from EnforcementConfig.ready().
+
+Moved from portal/public/selectors.py: portal imports no domain app.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db.models import Count
+from django.db.models.functions import TruncMonth
+
+from portal import registry
+from portal.public.selectors import Verification, last_months
+from portal.regulation import Pack
+
+
+class InfractionVerification:
+    """An auto de infração is authentic unless cancelled; the public sees no person's name."""
+
+    def by_code(self, code: str):
+        from enforcement.models import Infraction
+
+        return Infraction.objects.filter(verification_code=code).first()
+
+    def by_number(self, number: str) -> list:
+        return []
+
+    def by_plate(self, plate: str) -> list:
+        return []
+
+    def verification(self, doc, pack: Pack) -> Verification | None:
+        from enforcement.models import Infraction, InfractionStatus
+
+        if not isinstance(doc, Infraction):
+            return None
+        return Verification(
+            kind="infraction",
+            document="Auto de Infração",
+            number=doc.number,
+            status=doc.status,
+            valid=doc.status != "cancelled",
+            valid_until=None,
+            modality=doc.modality or "",
+            modality_label=pack.modality_label(doc.modality) if doc.modality else "",
+            plate=doc.display_plate,
+            holder="",
+            driver="",
+            code=doc.verification_code,
+            act_basis=(doc.catalogue[0].get("legal_basis", "") if doc.catalogue else ""),
+            label=str(InfractionStatus(doc.status).label),
+        )
+
+
+def autos_by_article_and_month(pack: Pack, months: int = 12) -> tuple[list[date], dict[str, list[int]]]:
+    """Autos de infração (not cancelled) by month of the infraction and article of the law."""
+    from enforcement.models import Infraction, InfractionStatus
+
+    month_list = last_months(pack, months)
+    index = {m: i for i, m in enumerate(month_list)}
+    rows = (
+        Infraction.objects.filter(occurred_at__date__gte=month_list[0])
+        .exclude(status=InfractionStatus.CANCELLED)
+        .annotate(month=TruncMonth("occurred_at", tzinfo=pack.tz))
+        .values("infraction_code", "month")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    series: dict[str, list[int]] = {}
+    for row in rows:
+        article = "art. " + row["infraction_code"].split("-")[0]
+        key = date(row["month"].year, row["month"].month, 1)
+        if key in index:
+            series.setdefault(article, [0] * months)[index[key]] += row["n"]
+    ordered = sorted(series, key=lambda a: (len(a), a))
+    return month_list, {a: series[a] for a in ordered}
+
+
+_INFRACTION_VERIFICATION = InfractionVerification()
+
+
+def register() -> None:
+    """Called from EnforcementConfig.ready()."""
+    registry.register_verification(_INFRACTION_VERIFICATION)
+    registry.provide(registry.STATS_AUTOS_BY_MONTH, autos_by_article_and_month)

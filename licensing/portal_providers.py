@@ -1,0 +1,346 @@
+"""What licensing gives portal's pages (public transparency, verification, quotas, statistics,
+the ops page), registered in portal.registry by ``register()`` from LicensingConfig.ready().
+
+Moved from portal/public/selectors.py and portal/jobs_views.py: portal imports no domain app.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+from django.db.models.functions import TruncMonth
+
+from licensing.grants.rules import quota_slots
+from licensing.grants.selectors import count_current_grants
+from licensing.models import CURRENT_STATUSES, Alvara, Authorization
+from portal import registry
+from portal.public.selectors import (
+    Verification,
+    effective_status,
+    last_months,
+    modalities,
+    public_name,
+)
+from portal.regulation import Pack
+from portal.validators import normalize_plate
+
+
+# --- transparency ---------------------------------------------------------------------------
+def _current_filter(q: str = "", modality: str = "") -> QuerySet[Authorization]:
+    qs = Authorization.objects.filter(status__in=CURRENT_STATUSES)
+    if modality:
+        qs = qs.filter(modality=modality)
+    q = (q or "").strip()
+    if q:
+        cond = Q(number__icontains=q) | Q(holder__name__icontains=q)
+        plate = normalize_plate(q)
+        if plate:
+            cond |= Q(vehicle__plate__icontains=plate)
+        qs = qs.filter(cond)
+    return qs
+
+
+def _with_details(qs: QuerySet[Authorization]) -> QuerySet[Authorization]:
+    from django.db.models import OuterRef, Subquery
+
+    from licensing.models import StandAssignment
+
+    stand = StandAssignment.objects.filter(authorization=OuterRef("pk"), status="active").values("stand__name")[:1]
+    return qs.select_related("holder", "vehicle").annotate(stand_name=Subquery(stand)).only(
+        "id",
+        "number",
+        "act_name",
+        "modality",
+        "status",
+        "valid_from",
+        "valid_until",
+        "issued_at",
+        "holder__name",
+        "holder__first_name",
+        "holder__last_name",
+        "vehicle__plate",
+    )
+
+
+def current_grants(q: str = "", modality: str = "") -> QuerySet[Authorization]:
+    """Current grants (active or suspended), newest first, with holder and vehicle."""
+    return _with_details(_current_filter(q, modality)).order_by("-id")
+
+
+def current_grant_ids(q: str = "", modality: str = "") -> QuerySet:
+    """Only the ids, for paginating without joining every row skipped by the offset."""
+    return _current_filter(q, modality).order_by("-id").values_list("id", flat=True)
+
+
+def grants_by_ids(ids: list[int]) -> list[Authorization]:
+    """The rows of one page (one query), in the order of ``ids``."""
+    found = {a.pk: a for a in _with_details(Authorization.objects.filter(pk__in=ids))}
+    return [found[i] for i in ids if i in found]
+
+
+def grants_fingerprint() -> str:
+    """Changes when a grant is issued or changes status (every change writes an audit entry).
+
+    One query over two primary-key indexes (the newest grant and the newest audit entry),
+    remembered two seconds in the process; a change saved in this process forgets it.
+    """
+    import time
+
+    from django.db import connection
+
+    from portal.models import AuditEntry
+    from portal.public.http import _GRANTS_MEMO, GRANTS_MEMO_SECONDS
+
+    now = time.monotonic()
+    if _GRANTS_MEMO[1] is not None and now - _GRANTS_MEMO[0] < GRANTS_MEMO_SECONDS:
+        return _GRANTS_MEMO[1]
+    grants, audit = Authorization._meta.db_table, AuditEntry._meta.db_table
+    with connection.cursor() as cursor:
+        sql = f'SELECT (SELECT MAX("id") FROM "{grants}"), (SELECT MAX("id") FROM "{audit}")'  # noqa: S608 - model tables
+        cursor.execute(sql)
+        last_grant, last_audit = cursor.fetchone()
+    found = f"{last_grant}:{last_audit}"
+    _GRANTS_MEMO[0], _GRANTS_MEMO[1] = now, found
+    return found
+
+
+def open_data_row(auth: Authorization) -> dict:
+    return {
+        "number": auth.number,
+        "act": auth.act_name,
+        "modality": auth.modality,
+        "holder": public_name(auth.holder),
+        "holder_name": public_name(auth.holder),
+        "plate": auth.vehicle.display_plate if auth.vehicle_id else "",
+        "valid_from": auth.valid_from.isoformat(),
+        "valid_until": auth.valid_until.isoformat(),
+        "status": auth.status,
+        "stand": getattr(auth, "stand_name", None) or "",
+    }
+
+
+# --- verification ---------------------------------------------------------------------------
+def _authorizations():
+    return Authorization.objects.select_related("holder", "vehicle")
+
+
+def _alvaras():
+    return Alvara.objects.select_related(
+        "authorization", "authorization__holder", "authorization__vehicle", "person", "vehicle"
+    )
+
+
+class GrantVerification:
+    """Authorizations and alvarás, found by code, by number or (authorizations) by plate."""
+
+    def by_code(self, code: str):
+        return _authorizations().filter(verification_code=code).first() or _alvaras().filter(
+            verification_code=code
+        ).first()
+
+    def by_number(self, number: str) -> list:
+        return list(_authorizations().filter(number=number)) + list(_alvaras().filter(number=number))
+
+    def by_plate(self, plate: str) -> list:
+        auth = _authorizations().filter(vehicle__plate=plate).order_by(  # current first, then the latest
+            "-issued_at", "-id"
+        )
+        return sorted(auth[:5], key=lambda a: (a.status not in CURRENT_STATUSES,))[:1]
+
+    def verification(self, doc, pack: Pack) -> Verification | None:
+        today = pack.today()
+        if isinstance(doc, Authorization):
+            status = effective_status(doc.status, doc.valid_until, today)
+            return Verification(
+                kind="authorization",
+                document=doc.act_name,
+                number=doc.number,
+                status=status,
+                valid=status == "active",
+                valid_until=doc.valid_until,
+                modality=doc.modality,
+                modality_label=pack.modality_label(doc.modality),
+                plate=doc.vehicle.display_plate if doc.vehicle_id else "",
+                holder=public_name(doc.holder),
+                driver="",
+                code=doc.verification_code,
+                suspended_until=doc.suspended_until if status == "suspended" else None,
+                act_basis=doc.legal_basis,
+            )
+        if not isinstance(doc, Alvara):
+            return None
+        auth = doc.authorization
+        status = effective_status(doc.status, doc.valid_until, today)
+        vehicle = doc.vehicle or auth.vehicle
+        # An alvará is valid only while it and its grant are in force.
+        auth_status = effective_status(auth.status, auth.valid_until, today)
+        return Verification(
+            kind="alvara",
+            document=doc.doc_name,
+            number=doc.number,
+            status=status,
+            valid=status == "active" and auth_status == "active",
+            valid_until=doc.valid_until,
+            modality=auth.modality,
+            modality_label=pack.modality_label(auth.modality),
+            plate=vehicle.display_plate if vehicle else "",
+            holder=public_name(auth.holder),
+            driver=public_name(doc.person),
+            code=doc.verification_code,
+            act_basis=doc.legal_basis,
+        )
+
+
+# --- quotas ---------------------------------------------------------------------------------
+def quotas(pack: Pack) -> list[dict]:
+    out = []
+    for modality in modalities(pack):
+        per_slot = pack.param("quota.inhabitants_per_slot", modality)
+        fixed = pack.param("quota.fixed_slots", modality)
+        chosen = None
+        if per_slot and fixed:
+            specific = [p for p in (per_slot, fixed) if p.key.startswith(f"{modality}.")]
+            chosen = specific[0] if specific else per_slot
+        else:
+            chosen = per_slot or fixed
+        if chosen is None:
+            slots = None
+            ips = None
+        elif chosen is per_slot:
+            ips = int(per_slot.value)
+            slots = quota_slots(pack.population, ips)
+        else:
+            ips = None
+            slots = int(fixed.value)
+        active = count_current_grants(modality)
+        out.append(
+            {
+                "modality": modality,
+                "modality_label": pack.modality_label(modality),
+                "population": pack.population,
+                "population_source": pack.population_source,
+                "population_year": pack.population_year,
+                "inhabitants_per_slot": ips,
+                "fixed_slots": slots if chosen is fixed and chosen is not None else None,
+                "slots": slots,
+                "active": active,
+                "available": max(slots - active, 0) if slots is not None else None,
+                "legal_basis": chosen.legal_basis if chosen else "",
+                "is_example": bool(chosen.is_example) if chosen else False,
+            }
+        )
+    return out
+
+
+# --- statistics -----------------------------------------------------------------------------
+def grants_by_modality_and_month(pack: Pack, months: int = 12):
+    month_list = last_months(pack, months)
+    first = month_list[0]
+    rows = (
+        Authorization.objects.filter(issued_at__date__gte=first)
+        .annotate(month=TruncMonth("issued_at", tzinfo=pack.tz))
+        .values("modality", "month")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    from datetime import date
+
+    series: dict[str, list[int]] = {m: [0] * months for m in modalities(pack)}
+    index = {m: i for i, m in enumerate(month_list)}
+    for row in rows:
+        month = row["month"]
+        key = date(month.year, month.month, 1)
+        if key in index and row["modality"] in series:
+            series[row["modality"]][index[key]] += row["n"]
+    return month_list, series
+
+
+def grants_by_status(pack: Pack) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {m: {} for m in modalities(pack)}
+    for row in Authorization.objects.values("modality", "status").annotate(n=Count("id")).order_by():
+        out.setdefault(row["modality"], {})[row["status"]] = row["n"]
+    return out
+
+
+def average_days_since_issue(pack: Pack) -> dict[str, float | None]:
+    """Average age in days of the current grants, per modality (from the issue date)."""
+    today = pack.today()
+    totals: dict[str, list[int]] = {m: [0, 0] for m in modalities(pack)}
+    for modality, issued_at in (
+        Authorization.objects.filter(status__in=CURRENT_STATUSES).values_list("modality", "issued_at").iterator()
+    ):
+        t = totals.setdefault(modality, [0, 0])
+        t[0] += (today - issued_at.astimezone(pack.tz).date()).days
+        t[1] += 1
+    return {m: (round(s / n, 1) if n else None) for m, (s, n) in totals.items()}
+
+
+def average_days_protocol_to_grant(pack: Pack) -> dict[str, float | None]:
+    """Average calendar days from the protocol of a new application to its grant, per modality."""
+    from licensing.models import Application, ApplicationStatus
+
+    totals: dict[str, list[int]] = {m: [0, 0] for m in modalities(pack)}
+    for modality, submitted_at, decided_at in (
+        Application.objects.filter(status=ApplicationStatus.APPROVED, submitted_at__isnull=False,
+                                   decided_at__isnull=False)
+        .values_list("modality", "submitted_at", "decided_at")
+        .iterator()
+    ):
+        t = totals.setdefault(modality, [0, 0])
+        t[0] += (decided_at.astimezone(pack.tz).date() - submitted_at.astimezone(pack.tz).date()).days
+        t[1] += 1
+    return {m: (round(s / n, 1) if n else None) for m, (s, n) in totals.items()}
+
+
+def first_steps(user) -> bool:
+    """The dashboard shows a new applicant where to start (no application yet)."""
+    from licensing.models import Application
+
+    return not Application.objects.filter(applicant=user).exists()
+
+
+# --- ops ------------------------------------------------------------------------------------
+def _aged_vehicles():
+    from licensing.grants.selectors import aged_vehicles_queryset
+
+    return aged_vehicles_queryset()
+
+
+def _describe_aged(items):
+    from licensing.grants.selectors import describe_aged
+
+    return describe_aged(items)
+
+
+def register() -> None:
+    """Called from LicensingConfig.ready()."""
+    from portal.menu import MenuItem
+    from portal.menu import register as register_menu
+    from portal.roles import Role
+
+    registry.provide(registry.GRANTS_FINGERPRINT, grants_fingerprint)
+    registry.provide(registry.GRANTS_CURRENT, current_grants)
+    registry.provide(registry.GRANTS_CURRENT_IDS, current_grant_ids)
+    registry.provide(registry.GRANTS_BY_IDS, grants_by_ids)
+    registry.provide(registry.GRANTS_OPEN_DATA_ROW, open_data_row)
+    registry.provide(registry.QUOTAS, quotas)
+    registry.provide(registry.STATS_GRANTS_BY_MONTH, grants_by_modality_and_month)
+    registry.provide(registry.STATS_GRANTS_BY_STATUS, grants_by_status)
+    registry.provide(registry.STATS_DAYS_SINCE_ISSUE, average_days_since_issue)
+    registry.provide(registry.STATS_DAYS_TO_GRANT, average_days_protocol_to_grant)
+    registry.provide(registry.FIRST_STEPS, first_steps)
+    registry.provide(registry.OPS_AGED_VEHICLES, _aged_vehicles)
+    registry.provide(registry.OPS_DESCRIBE_AGED, _describe_aged)
+    registry.register_verification(_GRANT_VERIFICATION)
+    # Names recorded by portal.jobs.run_job, with the label shown to clerks.
+    registry.register_job("licensing.expire_grants", "Expiração de autorizações e alvarás",
+                          task="licensing.tasks.expire_grants", order=10)
+    registry.register_job("licensing.renewal_reminders", "Lembretes de renovação",
+                          task="licensing.tasks.send_renewal_reminders", order=11)
+    registry.register_job("licensing.vehicle_age", "Idade máxima dos veículos",
+                          task="licensing.tasks.check_vehicle_ages", order=12)
+    registry.register_job("licensing.quota_check", "Verificação de vagas",
+                          task="licensing.tasks.check_quotas", order=13)
+    register_menu(MenuItem("Veículos na idade máxima", "ops-aged-vehicles", (Role.CLERK, Role.ADMIN), 81))
+
+
+_GRANT_VERIFICATION = GrantVerification()

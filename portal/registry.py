@@ -1,0 +1,105 @@
+"""What the domain apps give portal's own pages (public pages, the ops page).
+
+portal is the base and imports no domain app (``pyproject.toml`` [tool.importlinter]). A
+page of portal that shows a domain's data asks this registry, and each domain app registers
+its providers in its ``AppConfig.ready()``:
+
+- ``provide(SLOT, func)`` — one callable per named slot (below, with its signature);
+- ``register_verification(lookup)`` — public verification of documents (authorizations,
+  alvarás, autos...): every app with a verifiable document registers one lookup;
+- ``register_job(name, label, task=...)`` — a background job shown on "Tarefas automáticas".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+# --- named providers ------------------------------------------------------------------------
+GRANTS_FINGERPRINT = "grants.fingerprint"  # () -> str: changes when any grant changes
+GRANTS_CURRENT = "grants.current"  # (q, modality) -> iterable of current grants (open data)
+GRANTS_CURRENT_IDS = "grants.current_ids"  # (q, modality) -> QuerySet of ids, newest first
+GRANTS_BY_IDS = "grants.by_ids"  # (ids) -> list of grants in the order of ids
+GRANTS_OPEN_DATA_ROW = "grants.open_data_row"  # (grant) -> dict (public fields only)
+QUOTAS = "quotas"  # (pack) -> list[dict]: the quota figures per modality
+STATS_GRANTS_BY_MONTH = "stats.grants_by_modality_and_month"  # (pack, months) -> (months, series)
+STATS_GRANTS_BY_STATUS = "stats.grants_by_status"  # (pack) -> {modality: {status: n}}
+STATS_DAYS_SINCE_ISSUE = "stats.average_days_since_issue"  # (pack) -> {modality: float | None}
+STATS_DAYS_TO_GRANT = "stats.average_days_protocol_to_grant"  # (pack) -> {modality: float | None}
+STATS_AUTOS_BY_MONTH = "stats.autos_by_article_and_month"  # (pack, months) -> (months, series)
+FIRST_STEPS = "dashboard.first_steps"  # (user) -> bool: an applicant who has not started yet
+OPS_AGED_VEHICLES = "ops.aged_vehicles"  # () -> QuerySet of grants whose vehicle is too old
+OPS_DESCRIBE_AGED = "ops.describe_aged"  # (grants) -> list of items for the clerk's page
+# () -> the bus fares of collective transport, for the tariffs pages: an object with
+# transit_enabled(), fares_fingerprint(), quotable_lines(), public_lines(),
+# fares_in_force(line, on), line_tariff_api(line, on), line_fare_quote(line, *, zone, student,
+# at) and zone_label(zone)
+BUS_FARES = "bus.fares"
+
+_PROVIDERS: dict[str, Callable[..., Any]] = {}
+
+
+def provide(slot: str, func: Callable[..., Any]) -> Callable[..., Any]:
+    _PROVIDERS[slot] = func
+    return func
+
+
+def provider(slot: str) -> Callable[..., Any]:
+    try:
+        return _PROVIDERS[slot]
+    except KeyError:
+        raise LookupError(f"nenhum app registrou o provedor {slot!r} (AppConfig.ready)") from None
+
+
+def call(slot: str, *args, **kwargs):
+    return provider(slot)(*args, **kwargs)
+
+
+def has(slot: str) -> bool:
+    return slot in _PROVIDERS
+
+
+# --- public verification --------------------------------------------------------------------
+class VerificationLookup(Protocol):
+    def by_code(self, code: str) -> Any | None: ...  # a normalized verification code
+
+    def by_number(self, number: str) -> list: ...
+
+    def by_plate(self, plate: str) -> list: ...  # a normalized plate (7 characters)
+
+    def verification(self, doc, pack) -> Any | None: ...  # a Verification, or None if not its doc
+
+
+_LOOKUPS: list[VerificationLookup] = []
+
+
+def register_verification(lookup: VerificationLookup) -> VerificationLookup:
+    if lookup not in _LOOKUPS:
+        _LOOKUPS.append(lookup)
+    return lookup
+
+
+def verification_lookups() -> list[VerificationLookup]:
+    return list(_LOOKUPS)
+
+
+# --- background jobs ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Job:
+    name: str  # the name portal.jobs.run_job records
+    label: str  # shown to clerks
+    task: str = ""  # the Celery task that runs it (to show when beat runs it)
+    order: int = 100
+
+
+_JOBS: dict[str, Job] = {}
+
+
+def register_job(name: str, label: str, *, task: str = "", order: int = 100) -> Job:
+    job = _JOBS[name] = Job(name, label, task, order)
+    return job
+
+
+def jobs() -> list[Job]:
+    return sorted(_JOBS.values(), key=lambda j: (j.order, j.name))
