@@ -129,6 +129,45 @@ def _alvaras():
     )
 
 
+def _vehicle_of(vehicle) -> dict | None:
+    if vehicle is None:
+        return None
+    return {"make": vehicle.make, "model": vehicle.model, "color": vehicle.color}
+
+
+def _drivers_of(auth: Authorization) -> list[str]:
+    """The holder and the active auxiliary drivers of the grant: who may drive the vehicle
+    (names only — LGPD art. 6, III)."""
+    from licensing.requests.models import AuxiliaryDriver, AuxiliaryStatus
+
+    names = [public_name(auth.holder)]
+    auxiliaries = AuxiliaryDriver.objects.filter(authorization=auth, status=AuxiliaryStatus.ACTIVE).select_related(
+        "person").order_by("id")
+    names += [public_name(a.person) for a in auxiliaries]
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def _sha256_of(doc, kind: str) -> str | None:
+    from portal.issued import stored_document
+
+    stored = stored_document(doc, kind)
+    return stored.sha256 if stored is not None else None
+
+
+def _successor(alvara: Alvara) -> dict | None:
+    """The alvará in force that superseded this one (following the chain to its end)."""
+    current, seen = alvara, set()
+    while True:
+        nxt = Alvara.objects.filter(supersedes=current).first()
+        if nxt is None or nxt.pk in seen:
+            break
+        seen.add(nxt.pk)
+        current = nxt
+    if current is alvara:
+        return None
+    return {"document": current.doc_name, "number": current.number, "code": current.verification_code}
+
+
 class GrantVerification:
     """Authorizations and alvarás, found by code, by number or (authorizations) by plate."""
 
@@ -165,6 +204,9 @@ class GrantVerification:
                 code=doc.verification_code,
                 suspended_until=doc.suspended_until if status == "suspended" else None,
                 act_basis=doc.legal_basis,
+                vehicle=_vehicle_of(doc.vehicle if doc.vehicle_id else None),
+                drivers=_drivers_of(doc),
+                sha256=_sha256_of(doc, "authorization"),
             )
         if not isinstance(doc, Alvara):
             return None
@@ -187,6 +229,11 @@ class GrantVerification:
             driver=public_name(doc.person),
             code=doc.verification_code,
             act_basis=doc.legal_basis,
+            # what this alvará certified (its own vehicle, if it names one), and who drives now
+            vehicle=_vehicle_of(vehicle),
+            drivers=_drivers_of(auth),
+            superseded_by=_successor(doc),
+            sha256=_sha256_of(doc, "alvara"),
         )
 
 

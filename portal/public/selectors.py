@@ -6,7 +6,7 @@ licensing provides the grants, quotas and their statistics, enforcement the auto
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from portal import registry
@@ -78,6 +78,10 @@ class Verification:
     suspended_until: date | None = None
     act_basis: str = ""
     label: str = ""  # the status in words when the document's app names it
+    vehicle: dict | None = None  # {"make", "model", "color"} of the vehicle the document names
+    drivers: list[str] = field(default_factory=list)  # names of the drivers authorized on it
+    superseded_by: dict | None = None  # {"document", "number", "code"} of the document in force
+    sha256: str | None = None  # of the PDF as issued (portal.issued), when stored
 
     @property
     def status_label(self) -> str:
@@ -100,6 +104,9 @@ class Verification:
             out["driver"] = self.driver
         if self.suspended_until:
             out["suspended_until"] = self.suspended_until.isoformat()
+        if self.kind != "infraction":
+            out.update({"vehicle": self.vehicle, "drivers": self.drivers, "superseded_by": self.superseded_by,
+                        "sha256": self.sha256})
         return out
 
 

@@ -145,3 +145,27 @@ def test_postgresql_refuses_update_delete_of_issued_documents_and_truncate_of_th
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute(sql)
     assert IssuedDocument.objects.count() == 1 and AuditEntry.objects.exists()
+
+
+@pytest.mark.django_db
+def test_verification_of_a_superseded_alvara_says_so_and_what_it_certified(itagiba, applicant, clerk, agent, api):
+    auth, (old_alvara,) = grant(applicant, manufacture_year=2020)
+    old_plate, old_make = auth.vehicle.display_plate, auth.vehicle.make
+    act = api(applicant).get(f"/api/v1/authorizations/{auth.pk}/act.pdf").content
+    _substitute(api, applicant, clerk, agent, auth)
+    old_alvara.refresh_from_db()
+    new = old_alvara.superseded_by
+    body = api().get(f"/api/v1/verify/{old_alvara.verification_code}/").json()
+    assert body["valid"] is False and body["status"] == "superseded"
+    assert body["plate"] == old_plate and body["vehicle"]["make"] == old_make
+    assert body["superseded_by"] == {"document": new.doc_name, "number": new.number, "code": new.verification_code}
+    assert body["sha256"] == sha256_hex(alvara_pdf(old_alvara))
+    current = api().get(f"/api/v1/verify/{new.verification_code}/").json()
+    assert current["valid"] is True and current["superseded_by"] is None
+    assert current["vehicle"] == {"make": "Fiat", "model": "Cronos", "color": "branca"}
+    assert current["drivers"] == [body["holder"]]
+    grant_body = api().get(f"/api/v1/verify/{auth.verification_code}/").json()
+    assert grant_body["sha256"] == sha256_hex(act)
+    page = api().get(f"/verificar/{old_alvara.verification_code}/").content.decode()
+    assert "Substituído por" in page and new.number in page
+    assert applicant.cpf not in re.sub(r"\D", "", str(body) + page)
