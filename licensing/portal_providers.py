@@ -125,7 +125,7 @@ def _authorizations():
 
 def _alvaras():
     return Alvara.objects.select_related(
-        "authorization", "authorization__holder", "authorization__vehicle", "person", "vehicle"
+        "authorization", "authorization__holder", "authorization__vehicle", "person", "vehicle", "superseded_by"
     )
 
 
@@ -156,15 +156,17 @@ def _sha256_of(doc, kind: str) -> str | None:
 
 def _successor(alvara: Alvara) -> dict | None:
     """The alvará in force that superseded this one (following the chain to its end)."""
-    current, seen = alvara, set()
+    try:
+        nxt = alvara.superseded_by  # joined in the lookup: no query for the common case
+    except Alvara.DoesNotExist:
+        return None
+    current, seen = nxt, {nxt.pk}
     while True:
         nxt = Alvara.objects.filter(supersedes=current).first()
         if nxt is None or nxt.pk in seen:
             break
         seen.add(nxt.pk)
         current = nxt
-    if current is alvara:
-        return None
     return {"document": current.doc_name, "number": current.number, "code": current.verification_code}
 
 
