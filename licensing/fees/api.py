@@ -50,11 +50,14 @@ class FeeDetailView(APIView):
     permission_classes = [SeesFees]
 
     def get(self, request, pk: int):
-        from licensing.fees.documents import fee_pix
+        from licensing.fees.documents import fee_barcode, fee_pix
 
         fee = sel.fee_for(request.user, pk)
         pix = fee_pix(fee)
-        return Response({**fee_json(fee), "pix": pix.get("payload")})
+        bar = fee_barcode(fee)
+        return Response({**fee_json(fee), "pix": pix.get("payload"), "pix_payload": pix.get("payload"),
+                         "barcode": bar.get("barcode"), "digitable_line": bar.get("digitable_line"),
+                         "barcode_is_example": bar.get("is_example", False)})
 
 
 class PaySerializer(serializers.Serializer):

@@ -6,6 +6,9 @@ from django.conf import settings
 
 from licensing.fees.models import Fee, FeeStatus
 from portal import regulation
+import base64
+
+from portal.febraban import BarcodeError, barcode_svg, dam_code
 from portal.pdf import qr_svg_data_uri, render_pdf
 from portal.pix import PixError, brcode_payload
 
@@ -30,13 +33,43 @@ def fee_pix(fee: Fee, pack=None) -> dict:
     receiver = pix_receiver(pack)
     try:
         payload = brcode_payload(key=receiver["key"], name=receiver["name"], city=receiver["city"],
-                                 amount=fee.amount, txid=f"DAM{fee.number.replace('/', '')}")
+                                 amount=fee.amount, txid=dam_reference(fee))
     except PixError as exc:
         return {"error": str(exc)}
     return {"payload": payload, "qr": qr_svg_data_uri(payload), "key": receiver["key"],
             "is_example": receiver["is_example"]}
 
 
+def dam_reference(fee: Fee) -> str:
+    """The one identifier of a DAM in the bank's files: the Pix txid and the barcode's free field
+    both carry it (DAM + number without the slash: DAM0022026)."""
+    return f"DAM{fee.number.replace('/', '')}"
+
+
+def fee_barcode(fee: Fee, pack=None) -> dict:
+    """Barcode (44 digits, FEBRABAN collection layout, segment 1 — prefeituras) and linha
+    digitável (48) of an issued DAM; {} when it cannot be paid by barcode (no FEBRABAN code of
+    the Prefeitura: setting FEBRABAN_CODE or the pack's ``febraban_code``)."""
+    pack = pack or regulation.current()
+    if fee.status != FeeStatus.ISSUED:
+        return {}
+    configured = getattr(settings, "FEBRABAN_CODE", "")
+    company = configured or str(pack.municipality.get("febraban_code", "") or "")
+    if not company:
+        return {}
+    try:
+        code = dam_code(amount=fee.amount, company_code=company, due_date=fee.due_date,
+                        reference=dam_reference(fee))
+    except BarcodeError as exc:
+        return {"error": str(exc)}
+    return {
+        "barcode": code.barcode, "digitable_line": code.digitable_line, "formatted_line": code.formatted_line,
+        "svg": "data:image/svg+xml;base64," + base64.b64encode(barcode_svg(code.barcode)).decode(),
+        "is_example": bool(pack.municipality.get("febraban_code_example")) and not configured,
+    }
+
+
 def render_dam(fee: Fee) -> bytes:
     pack = regulation.current()
-    return render_pdf("licensing/fees/pdf/dam.html", {"fee": fee, "pack": pack, "pix": fee_pix(fee, pack)})
+    return render_pdf("licensing/fees/pdf/dam.html", {"fee": fee, "pack": pack, "pix": fee_pix(fee, pack),
+                                                        "barcode": fee_barcode(fee, pack)})

@@ -41,6 +41,9 @@ SIGNING_CERT_FILE = os.environ.get("SIGNING_CERT_FILE", "")
 SIGNING_CERT_PASSWORD = os.environ.get("SIGNING_CERT_PASSWORD", "")
 SIGNING_TSA_URL = os.environ.get("SIGNING_TSA_URL", "")
 SIGNING_DEMO_CERTIFICATE = env_bool("SIGNING_DEMO_CERTIFICATE", DEBUG or TESTING)
+# The Prefeitura's 4-digit FEBRABAN code for collection barcodes on the DAM (overrides the pack's
+# febraban_code, which ships as an example).
+FEBRABAN_CODE = os.environ.get("FEBRABAN_CODE", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

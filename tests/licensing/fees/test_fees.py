@@ -265,3 +265,30 @@ def test_applicant_issues_and_sees_the_tff_in_the_wizard_and_the_clerk_sees_it(i
     assert api(applicant).post(f"/api/v1/applications/{app['id']}/submit/").status_code == 200
     desk = web(clerk).get(f"/requerimentos/{app['id']}/").content.decode()
     assert f"DAM nº {fee.number}" in desk and "Dispensado: a TFF foi paga" in desk
+
+
+def test_dam_carries_a_febraban_barcode_and_linha_digitavel(itagiba, applicant, clerk, api, settings):
+    from portal.febraban import barcode_is_valid, modulo11
+
+    auth, _ = grant(applicant)
+    fee = tff_issue(actor=clerk, authorization=auth)
+    body = api(applicant).get(f"/api/v1/fees/{fee.pk}/").json()
+    bc, line = body["barcode"], body["digitable_line"]
+    assert len(bc) == 44 and barcode_is_valid(bc) and bc[:3] == "818"  # arrecadação, prefeituras, mod 11
+    assert bc[4:15] == "00000009500"  # R$ 95,00 in cents
+    assert bc[19:27] == fee.due_date.strftime("%Y%m%d") and bc.endswith(fee.number.replace("/", ""))
+    assert len(line) == 48 and all(int(line[i * 12 + 11]) == modulo11(line[i * 12:i * 12 + 11]) for i in range(4))
+    assert body["pix_payload"] == body["pix"] and body["barcode_is_example"] is True
+    settings.FEBRABAN_CODE = "1234"  # the collecting bank's code, configured
+    body = api(applicant).get(f"/api/v1/fees/{fee.pk}/").json()
+    assert body["barcode"][15:19] == "1234" and body["barcode_is_example"] is False
+    line = body["digitable_line"]
+    pypdf = pytest.importorskip("pypdf")
+    import io
+
+    pdf = api(applicant).get(f"/api/v1/fees/{fee.pk}/dam.pdf").content
+    text = "".join(p.extract_text() or "" for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert f"{line[:11]}-{line[11]}" in text and "FEBRABAN" in text
+    fee.status = FeeStatus.PAID
+    fee.save()
+    assert api(applicant).get(f"/api/v1/fees/{fee.pk}/").json()["barcode"] is None
