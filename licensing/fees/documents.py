@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+
 from django.conf import settings
 
 from licensing.fees.models import Fee, FeeStatus
 from portal import regulation
-import base64
-
 from portal.febraban import BarcodeError, barcode_svg, dam_code
 from portal.pdf import qr_svg_data_uri, render_pdf
 from portal.pix import PixError, brcode_payload
