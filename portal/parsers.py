@@ -39,6 +39,18 @@ def _check_text(text: str) -> None:
         raise ParseError("O corpo da requisição contém caracteres inválidos (UTF-8).") from exc
 
 
+def drop_nulls(value):
+    """An optional field sent as ``null`` means the same as the field omitted (API.md, second
+    round: "optional means nullable"): null members of JSON objects are removed, at every
+    depth, so each serializer sees them as absent — its default applies, and a required field
+    still answers "obrigatório" naming it. Nulls inside lists are left alone."""
+    if isinstance(value, dict):
+        return {k: drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [drop_nulls(v) for v in value]
+    return value
+
+
 class SafeJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         try:
@@ -46,4 +58,4 @@ class SafeJSONParser(JSONParser):
         except RecursionError as exc:
             raise ParseError("O corpo da requisição tem aninhamento excessivo.") from exc
         _check(data)
-        return data
+        return drop_nulls(data)

@@ -151,6 +151,14 @@ def test_itagiba_taxi_journey(setup_pack):
     assert inf.status_code == 201, inf.content
     assert inf.json()["status"] == "issued" and NUMBER_RE.match(inf.json()["number"])
     inf_id = inf.json()["id"]
+    # an optional field sent as null means omitted (API.md: the driver the agent could not identify)
+    unknown_driver = agent.post("/api/v1/infractions/", {
+        "plate": "QRS1A23", "infraction_code": code, "occurred_at": "2026-11-20T10:05:00-03:00",
+        "location": "Praça Central", "description": "Condutor não identificado", "driver_cpf": None,
+        "alvara_retained": None}, format="json")
+    assert unknown_driver.status_code == 201, unknown_driver.content
+    missing = agent.post("/api/v1/infractions/", {"plate": None, "infraction_code": code}, format="json")
+    assert missing.status_code == 400 and "plate" in missing.json()["errors"]
     notified = client(tokens["atendente"]).post(f"/api/v1/infractions/{inf_id}/notify/",
                                                 {"acknowledged_on": date.today().isoformat()}, format="json")
     assert notified.status_code == 200, notified.content
