@@ -99,8 +99,8 @@ class Infraction(models.Model):
     defense_deadline = models.DateField("prazo da defesa", null=True, blank=True)
     appeal_deadline = models.DateField("prazo do recurso", null=True, blank=True)
     appeal_instance = models.PositiveSmallIntegerField("instância do próximo recurso", default=1)
-    defense_deadline_note = models.CharField("contagem do prazo da defesa", max_length=400, blank=True)
-    appeal_deadline_note = models.CharField("contagem do prazo do recurso", max_length=400, blank=True)
+    defense_deadline_note = models.TextField("contagem do prazo da defesa", blank=True)  # a note naming every holiday it skipped
+    appeal_deadline_note = models.TextField("contagem do prazo do recurso", blank=True)
     decision_notice_pending = models.BooleanField(
         "aguardando a notificação da decisão", default=False,
         help_text="O prazo de recurso só corre da ciência da notificação da decisão.")

@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='infraction',
             name='appeal_deadline_note',
-            field=models.CharField(blank=True, max_length=400, verbose_name='contagem do prazo do recurso'),
+            field=models.TextField(blank=True, verbose_name='contagem do prazo do recurso'),
         ),
         migrations.AddField(
             model_name='infraction',
@@ -48,7 +48,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='infraction',
             name='defense_deadline_note',
-            field=models.CharField(blank=True, max_length=400, verbose_name='contagem do prazo da defesa'),
+            field=models.TextField(blank=True, verbose_name='contagem do prazo da defesa'),
         ),
         migrations.AddField(
             model_name='infraction',
