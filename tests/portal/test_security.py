@@ -512,6 +512,8 @@ def test_with_redis_down_login_signup_verification_and_quote_keep_working(api, a
 
 @pytest.mark.django_db
 def test_healthz_shows_redis(client, alegre, settings):
+    # without Redis configured (CI sets REDIS_URL: state the local-memory cache explicitly)
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     body = client.get(reverse("healthz")).json()
     assert body["status"] == "ok" and body["redis"] == "not_configured" and body["database"] == "ok"
     settings.CACHES = DEAD_REDIS
