@@ -10,6 +10,7 @@ from licensing.grants.models import Modality
 from portal import regulation
 from portal.exceptions import RuleViolation, RuleViolations
 from portal.forms import FriendlyRequiredMixin
+from portal.refusals import refusal_status
 from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
 
 DATE_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]
@@ -21,8 +22,9 @@ def date_field(label: str, required: bool = True, help_text: str = "No formato D
                                                                              "placeholder": "DD/MM/AAAA"}))
 
 
-def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | None = None) -> None:
-    """Put a service's ValidationError / RuleViolations on the form's fields (or the form)."""
+def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | None = None) -> int:
+    """Put a service's ValidationError / RuleViolations on the form's fields (or the form); returns
+    the status to answer with (portal.refusals: 409 for a conflict with the state, 400 for input)."""
     mapping = mapping or {}
 
     def place(field: str, message: str) -> None:
@@ -48,6 +50,7 @@ def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | Non
             form.add_error(None, m)
     else:
         form.add_error(None, str(exc))
+    return refusal_status(exc)
 
 
 def modality_choices() -> list[tuple[str, str]]:
