@@ -50,6 +50,7 @@ from licensing.grants.selectors import active_bar
 from licensing.grants.services import authorization_issue, authorization_set_status
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.notifications import notify
 from portal.numbering import protocol_number
@@ -292,7 +293,7 @@ def application_create(*, actor, applicant, kind: str, modality: str, vehicle: d
         application.vehicle = _save_vehicle(applicant, modality, vehicle)
     application.save()
     _save_auxiliaries(application, auxiliaries)
-    audit_log(actor=actor, obj=application, action="application_created", to_state=application.status,
+    audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_CREATED, to_state=application.status,
               data={"kind": kind, "modality": modality})
     return application
 
@@ -327,7 +328,7 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
     if auxiliaries is not None:
         _save_auxiliaries(application, auxiliaries)
     application.save()
-    audit_log(actor=actor, obj=application, action="application_draft_saved", data={"step": step})
+    audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_DRAFT_SAVED, data={"step": step})
     return application
 
 
@@ -393,7 +394,7 @@ def document_upload(*, actor, application: Application, doc_type: str, file) -> 
     if previous is not None:
         previous.superseded_by = document
         previous.save(update_fields=["superseded_by"])
-    audit_log(actor=actor, obj=application, action="document_uploaded",
+    audit_log(actor=actor, obj=application, action=AuditAction.DOCUMENT_UPLOADED,
               data={"type": item.code, "document": document.pk, "supersedes": previous.pk if previous else None})
     if application.status != ApplicationStatus.DRAFT:
         answered = open_reqs.filter(document_type__in=[item.code, ""])
@@ -538,7 +539,7 @@ def _register_auxiliaries(*, actor, authorization: Authorization, named: list[Ap
             cnh_category=aux.cnh_category, cnh_first_issued=aux.cnh_first_issued, cnh_ear=aux.cnh_ear,
             added_on=today,
         )
-        audit_log(actor=actor, obj=row, action="auxiliary_added", to_state=row.status,
+        audit_log(actor=actor, obj=row, action=AuditAction.AUXILIARY_ADDED, to_state=row.status,
                   reason="Condutor auxiliar indicado no requerimento", data={"authorization": authorization.number})
 
 
@@ -561,5 +562,5 @@ def application_withdraw(*, actor, application: Application, reason: str = "") -
     application.decided_at = timezone.now()
     application.decision_reason = (reason or "").strip() or "Desistência do requerente"
     _transition(application, ApplicationStatus.WITHDRAWN, actor=actor, reason=application.decision_reason,
-                action="application_withdrawn")
+                action=AuditAction.APPLICATION_WITHDRAWN)
     return application
