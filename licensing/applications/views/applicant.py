@@ -53,6 +53,7 @@ from portal.audit import audit_log, history_for
 from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.numbers import brl
+from portal.refusals import refusal_status
 from portal.roles import Role, has_role
 from portal.uploads import serve_private_file
 from portal.views import RoleRequiredMixin
@@ -153,6 +154,7 @@ class ApplicationNewView(WizardMixin, View):
 
     def post(self, request):
         form = ModalityForm(request.POST, bidding=self._bidding())
+        status = 400
         if form.is_valid():
             data = form.cleaned_data
             profile = ApplicantProfile.objects.filter(user=request.user).first()
@@ -163,7 +165,7 @@ class ApplicationNewView(WizardMixin, View):
                     extra={"schooling": profile.schooling, "dependents": profile.dependents,
                            "cnh_points": profile.cnh_points} if profile else None)
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 app.wizard_step = "vehicle"
                 app.save(update_fields=["wizard_step"])
@@ -172,7 +174,7 @@ class ApplicationNewView(WizardMixin, View):
         return render(request, "licensing/applications/wizard/modality.html", {
             "form": form, "steps": STEPS, "step": "modality", "step_index": 1, "step_total": len(STEPS),
             "draft": draft, "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
-                                              ("Novo requerimento", None))}, status=400)
+                                              ("Novo requerimento", None))}, status=status)
 
 
 class ApplicationStepView(WizardMixin, View):
@@ -227,6 +229,7 @@ class ApplicationStepView(WizardMixin, View):
         if step not in ("vehicle", "driver", "auxiliaries"):
             raise Http404
         form = self._form(app, step, request.POST)
+        status = 400
         if form.is_valid():
             data = form.cleaned_data
             kwargs = {}
@@ -243,7 +246,7 @@ class ApplicationStepView(WizardMixin, View):
             except SERVICE_ERRORS as exc:
                 mapping = {f"auxiliary_drivers.{i}.{f}": f"aux{i}_{f}" for i in range(1, 6)
                            for f in ("cpf", "name", "cnh_category", "cnh_first_issued", "cnh_ear", "birth_date")}
-                apply_errors(form, exc, mapping)
+                status = apply_errors(form, exc, mapping)
             else:
                 nxt = STEP_NAMES[STEP_NAMES.index(step) + 1]
                 if STEP_NAMES.index(nxt) > STEP_NAMES.index(app.wizard_step or "modality"):
@@ -253,7 +256,7 @@ class ApplicationStepView(WizardMixin, View):
                     messages.success(request, "Rascunho salvo. Você pode continuar depois em “Meus requerimentos”.")
                     return redirect("licensing-my-applications")
                 return redirect(_step_url(app, nxt))
-        return self.render_step(request, app, step, form, status=400)
+        return self.render_step(request, app, step, form, status=status)
 
 
 class ApplicationSubmitView(RoleRequiredMixin, View):
@@ -272,7 +275,7 @@ class ApplicationSubmitView(RoleRequiredMixin, View):
                 "application": app, "step": "review", "steps": STEPS, "step_index": len(STEPS),
                 "step_total": len(STEPS), "problems": problems, "auxiliaries": list(app.auxiliaries.all()),
                 "items": [{"item": i, "doc": sent.get(i.code)} for i in required_documents(app)],
-                "crumbs": _crumbs(("Novo requerimento", None))}, status=400)
+                "crumbs": _crumbs(("Novo requerimento", None))}, status=refusal_status(exc))
         return redirect(reverse("licensing-application", kwargs={"pk": app.pk}) + "?protocolado=1")
 
 
