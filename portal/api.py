@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import NotFound, ParseError, Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -52,7 +53,25 @@ def rule_response(violation: RuleViolation) -> Response:
     return refusal_response(violation)
 
 
+NOT_FOUND = "Não encontrado."
+
+
+def throttled_message(wait: float | None) -> str:
+    if wait is None:
+        return "Muitas requisições. Tente de novo mais tarde."
+    seconds = max(1, round(wait))
+    return f"Muitas requisições. Tente de novo em {seconds} segundo{'s' if seconds != 1 else ''}."
+
+
 def exception_handler(exc, context):
+    # One answer for every missing or hidden object: Django's get_object_or_404 names the model
+    # ("No Application matches the given query.") and a hidden record must look like a missing one.
+    if isinstance(exc, Http404 | NotFound):
+        exc = NotFound(NOT_FOUND)
+    elif isinstance(exc, Throttled):
+        wait = exc.wait
+        exc = Throttled(detail=throttled_message(wait))  # DRF's pt-BR text is garbled ("diponível")
+        exc.wait = wait  # for the Retry-After header
     if isinstance(exc, SERVICE_ERRORS):  # a service's refusal: 400 invalid input, 409 conflict
         return refusal_response(exc)
     if isinstance(exc, DjangoPermissionDenied):
