@@ -3,12 +3,13 @@
 Each view declares its success shape (``extend_schema``); the errors follow from what the
 view is, so they are added here rather than by ninety decorators:
 
-- 400 ``Erro`` for a body to read (POST/PUT/PATCH) or query parameters to parse;
+- 400 ``Error`` for a body to read (POST/PUT/PATCH), query parameters to parse or a path
+  parameter (portal.middleware refuses a NUL anywhere with a 400);
 - 401 wherever a token or session is read (a missing, wrong or expired token);
 - 403 for a role check, and for unsafe methods (CSRF of a session; a holder's own action);
-- 404 ``Erro`` for a path with an id (a missing object and another person's look the same)
+- 404 ``Error`` for a path with an id (a missing object and another person's look the same)
   and for a page number past the end of a list;
-- 409 ``Erro`` with the rule for a state change (POST/PUT/PATCH/DELETE on a resource);
+- 409 ``Error`` with the rule for a state change (POST/PUT/PATCH/DELETE on a resource);
 - 415 for a body in a media type the view does not read; 429 for throttled views.
 
 A code the view declares itself (the verification's ``{"valid": false}`` 404) is kept.
@@ -102,7 +103,7 @@ class PortalAutoSchema(AutoSchema):
         has_query = bool(self._get_filter_parameters() or self._get_pagination_parameters()) or any(
             getattr(p, "location", None) == "query" and not getattr(p, "exclude", False)
             for p in self.get_override_parameters())
-        if has_body or has_query:
+        if has_body or has_query or "{" in self.path:  # a NUL in a path or query is a 400 too
             codes.append("400")
         if authenticators:
             codes.append("401")
@@ -129,3 +130,38 @@ class PortalAutoSchema(AutoSchema):
                     OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS[code]), code,
                     ["application/json"], direction)
         return dict(sorted(responses.items()))
+
+
+def portal_version() -> str:
+    """The portal's version as packaged (pyproject.toml), read from the installed metadata or,
+    in a checkout that was never installed, from pyproject.toml itself."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("portal-taxi")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        from django.conf import settings
+
+        with open(settings.BASE_DIR / "pyproject.toml", "rb") as f:
+            return tomllib.load(f)["project"]["version"]
+
+
+def add_portal_info(result, generator, request, public):
+    """Postprocessing hook: the schema says which portal (version) and which municipality (the
+    active pack) it describes, so a client can tell two installations and two releases apart."""
+    from django.db import DatabaseError
+
+    from portal import regulation
+
+    info = result.setdefault("info", {})
+    info["version"] = portal_version()
+    try:
+        pack = regulation.current(required=False)
+    except DatabaseError:  # `manage.py spectacular` on a checkout without a database: no municipality to name
+        pack = None
+    if pack is not None:
+        info["title"] = f"{info.get('title', 'API')} — {pack.display_name}"
+        info["x-municipality"] = {"name": pack.name, "uf": pack.uf, "pack": pack.slug}
+    return result
