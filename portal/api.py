@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, ParseError, Throttled
 from rest_framework.response import Response
@@ -15,6 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from portal.exceptions import RuleViolation
 from portal.refusals import SERVICE_ERRORS, refusal_response
 from portal.roles import Role, has_role
+from portal.schema import ErrorSerializer
 from portal.throttling import PortalScopedRateThrottle
 
 
@@ -167,7 +168,12 @@ class TokenView(APIView):
         self.failures = FailedAttemptThrottle()
         return [self.failures]
 
-    @extend_schema(request=TokenRequestSerializer, responses={200: TokenResponseSerializer})
+    @extend_schema(request=TokenRequestSerializer, responses={
+        200: TokenResponseSerializer,
+        401: OpenApiResponse(ErrorSerializer, description="Usuário, senha ou código do segundo fator incorretos."),
+        403: OpenApiResponse(ErrorSerializer, description="Servidor sem segundo fator cadastrado."),
+        429: OpenApiResponse(ErrorSerializer, description="Tentativas demais: acesso bloqueado por um tempo."),
+    })
     def post(self, request):
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -225,6 +231,13 @@ class SignupSerializer(serializers.Serializer):
     phone = serializers.CharField(label="telefone", max_length=20, required=False, allow_blank=True)
 
 
+class SignupResponseSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    email = serializers.EmailField()
+
+
 class SignupView(APIView):
     """POST /api/v1/accounts/ — public sign-up of a requerente."""
 
@@ -235,7 +248,7 @@ class SignupView(APIView):
     def get_throttles(self):
         return [PortalScopedRateThrottle()]
 
-    @extend_schema(request=SignupSerializer, responses={201: None})
+    @extend_schema(request=SignupSerializer, responses={201: SignupResponseSerializer})
     def post(self, request):
         from portal.services import sign_up
 

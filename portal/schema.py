@@ -3,8 +3,8 @@
 Each view declares its success shape (``extend_schema``); the errors follow from what the
 view is, so they are added here rather than by ninety decorators:
 
-- 400 ``Error`` for a body to read (POST/PUT/PATCH), query parameters to parse or a path
-  parameter (portal.middleware refuses a NUL anywhere with a 400);
+- 400 ``Error`` everywhere: a body or parameter that does not parse, and a NUL in any path or
+  query string (portal.middleware.NullCharacterMiddleware) even where nothing else is read;
 - 401 wherever a token or session is read (a missing, wrong or expired token);
 - 403 for a role check, and for unsafe methods (CSRF of a session; a holder's own action);
 - 404 ``Error`` for a path with an id (a missing object and another person's look the same)
@@ -21,7 +21,7 @@ import re
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import permissions, serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.generics import GenericAPIView
@@ -72,6 +72,62 @@ def _throttled(view) -> bool:
         return bool(getattr(view, "throttle_classes", None) or getattr(view, "throttle_scope", None))
 
 
+# --- response shapes -------------------------------------------------------------------
+# The views answer with dicts built by their selectors; these helpers describe those dicts for
+# the schema in a line each (``shape("Fee", id=integer(), amount=money(), ...)``).
+def shape(component: str, /, *, many: bool = False, null: bool = False, **fields) -> serializers.Serializer:
+    """A named object with the given fields (a component of the schema)."""
+    kwargs = {"many": many} if many else {}
+    if null:
+        kwargs["allow_null"] = True
+    return inline_serializer(name=component, fields=fields, **kwargs)
+
+
+def page(component: str, /, **item_fields) -> serializers.Serializer:
+    """A page of a list (``count``, ``next``, ``previous``, ``results``) of ``component`` items."""
+    return shape(component + "Page", count=integer(), next=text(null=True), previous=text(null=True),
+                 results=shape(component, many=True, **item_fields))
+
+
+def text(null: bool = False, **kw):
+    return serializers.CharField(allow_null=null, **kw)
+
+
+def integer(null: bool = False, **kw):
+    return serializers.IntegerField(allow_null=null, **kw)
+
+
+def flag(null: bool = False, **kw):
+    return serializers.BooleanField(allow_null=null, **kw)
+
+
+def money(null: bool = False, **kw):
+    """Money as a string with two decimals ("30.99")."""
+    return serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=null, **kw)
+
+
+def day(null: bool = False, **kw):
+    return serializers.DateField(allow_null=null, **kw)
+
+
+def moment(null: bool = False, **kw):
+    return serializers.DateTimeField(allow_null=null, **kw)
+
+
+def texts(**kw):
+    return serializers.ListField(child=serializers.CharField(), **kw)
+
+
+def free(null: bool = False, **kw):
+    """An object whose keys come from the pack (a penalty, a tariff's components)."""
+    return serializers.JSONField(allow_null=null, **kw)
+
+
+def pdf(description: str = "O documento em PDF.") -> dict:
+    """The success response of a PDF endpoint."""
+    return {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description=description)}
+
+
 class PortalAutoSchema(AutoSchema):
     """Plain APIViews without a declared serializer are described as a JSON object instead of
     being left out of the schema; list endpoints get a ``_list`` operation id; every operation
@@ -100,17 +156,14 @@ class PortalAutoSchema(AutoSchema):
         authenticators = list(getattr(view, "authentication_classes", []) or [])
         codes = []
         has_body = method in {"POST", "PUT", "PATCH"}
-        has_query = bool(self._get_filter_parameters() or self._get_pagination_parameters()) or any(
-            getattr(p, "location", None) == "query" and not getattr(p, "exclude", False)
-            for p in self.get_override_parameters())
-        if has_body or has_query or "{" in self.path:  # a NUL in a path or query is a 400 too
-            codes.append("400")
+        codes.append("400")  # a body or parameter that does not parse; a NUL in any path or query
         if authenticators:
             codes.append("401")
         if any(not issubclass(p, _OPEN) for p in perms) or (
                 method in _UNSAFE and any(issubclass(a, SessionAuthentication) for a in authenticators)):
             codes.append("403")
-        if "{" in self.path or self._get_pagination_parameters():
+        if "{" in self.path or self._get_pagination_parameters() or any(
+                getattr(p, "name", None) == "page" for p in self.get_override_parameters()):
             codes.append("404")
         if method in _UNSAFE:
             codes.append("409")
@@ -124,6 +177,8 @@ class PortalAutoSchema(AutoSchema):
         responses = super()._get_response_bodies(direction)
         if direction != "response":
             return responses
+        if getattr(self.view, "created", False) and self.method == "POST" and set(responses) == {"200"}:
+            responses = {"201": responses["200"]}  # the view answers 201 Created (``created = True``)
         for code in self.error_codes():
             if code not in responses:
                 responses[code] = self._get_response_for_code(
