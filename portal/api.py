@@ -214,7 +214,8 @@ class TokenView(APIView):
         user_logged_in.send(sender=user.__class__, request=request._request, user=user)
         return Response({"token": key, "expires_at": token.expires_at})
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=None, responses={
+        204: None, 401: OpenApiResponse(ErrorSerializer, description="Sem token, ou token já inválido.")})
     def delete(self, request):
         from portal.tokens import revoke_token
 

@@ -58,6 +58,10 @@ ERROR_DESCRIPTIONS = {
 }
 
 
+# For a view that looks up an object named in its body (no id in the path).
+NOT_FOUND = OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS["404"])
+
+
 def _permission_classes(view) -> list:
     try:
         return [type(p) for p in view.get_permissions()]

@@ -14,6 +14,7 @@ from licensing.stands import selectors as sel
 from licensing.stands import services as svc
 from licensing.stands.models import AssignmentStatus, StandAssignment, TaxiStand
 from portal.api import IsClerk
+from portal.schema import NOT_FOUND
 from portal.validators import MAX_ID
 
 
@@ -115,7 +116,7 @@ class StandSwapView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=SwapSerializer, responses=R.SWAPPED)
+    @extend_schema(request=SwapSerializer, responses={200: R.SWAPPED, 404: NOT_FOUND})
     def post(self, request):
         serializer = SwapSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
