@@ -23,8 +23,16 @@ from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation
 from portal.notifications import notify
 from portal.numbering import document_number
+from portal.numbers import brl
 
 DEFAULT_FEE_DUE_DAYS = 30
+
+
+def fee_pix_payload(fee: Fee) -> str:
+    """The DAM's Pix copia e cola for its notice ('' when the Pix cannot be built)."""
+    from licensing.fees.documents import fee_pix
+
+    return fee_pix(fee).get("payload", "")
 
 @transaction.atomic
 def fee_issue(
@@ -60,8 +68,10 @@ def fee_issue(
               data={"number": fee.number, "amount": str(fee.amount), "kind": kind, "units": str(units or "")})
     if notify_holder:
         notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
-               body=f"Valor R$ {fee.amount}, vencimento {fee.due_date:%d/%m/%Y}. O DAM com o Pix está no portal.",
-               link=reverse("lifecycle-mine"), dedup_key=f"fee-issued:{fee.pk}")
+               body=f"Valor {brl(fee.amount)}, vencimento {fee.due_date:%d/%m/%Y}. O DAM com o Pix e o código de "
+                    "barras está no portal.",
+               link=reverse("lifecycle-fee-detail", args=[fee.pk]), dedup_key=f"fee-issued:{fee.pk}",
+               pix_payload=fee_pix_payload(fee))
     return fee
 
 
@@ -169,9 +179,10 @@ def application_tff_issue(*, actor, application) -> tuple[Fee, bool]:
     )
     audit_log(actor=actor, obj=application, action="tff_issued", data={"fee": fee.number, "year": year})
     notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
-           body=f"Valor R$ {fee.amount}, vencimento {fee.due_date:%d/%m/%Y}. Pague pelo Pix do DAM; a baixa do "
+           body=f"Valor {brl(fee.amount)}, vencimento {fee.due_date:%d/%m/%Y}. Pague pelo Pix do DAM; a baixa do "
                 "pagamento dispensa o comprovante no requerimento.",
-           link=reverse("licensing-application", args=[application.pk]), dedup_key=f"fee-issued:{fee.pk}")
+           link=reverse("licensing-application", args=[application.pk]), dedup_key=f"fee-issued:{fee.pk}",
+           pix_payload=fee_pix_payload(fee))
     return fee, True
 
 

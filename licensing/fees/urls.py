@@ -5,6 +5,7 @@ from django.urls import path
 from licensing.fees import views
 
 urlpatterns = [
+    path("taxas/<int:pk>/", views.FeeDetailView.as_view(), name="lifecycle-fee-detail"),
     path("taxas/<int:pk>/dam.pdf", views.FeeDamView.as_view(), name="lifecycle-fee-dam"),
     path("atendimento/taxas/", views.FeesView.as_view(), name="lifecycle-fees"),
     path("atendimento/taxas/tff/", views.TffIssueView.as_view(), name="lifecycle-tff-issue"),

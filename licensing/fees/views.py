@@ -131,6 +131,21 @@ class TffIssueView(RoleRequiredMixin, View):
         return redirect("lifecycle-fees")
 
 
+class FeeDetailView(RoleRequiredMixin, TemplateView):
+    """The DAM as a page: what it charges and how to pay it (Pix copia e cola, QR, linha digitável)."""
+
+    roles = (Role.APPLICANT, Role.CLERK, Role.ADMIN)
+    template_name = "licensing/fees/detail.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        fee = sel.fee_for(self.request.user, kwargs["pk"])
+        if not (grants_selectors.is_desk(self.request.user) or fee.holder_id == self.request.user.pk):
+            raise PermissionDenied
+        ctx.update(fee=fee, is_desk=grants_selectors.is_desk(self.request.user))
+        return ctx
+
+
 class FeeDamView(RoleRequiredMixin, View):
     roles = (Role.APPLICANT, Role.CLERK, Role.ADMIN)
 

@@ -5,6 +5,7 @@ from tests.matrix import Row
 
 ROWS = [
     Row("lifecycle-fee-dam", HOLDER_OWN, kwargs=_fee),
+    Row("lifecycle-fee-detail", HOLDER_OWN, kwargs=_fee),
     Row("lifecycle-fees", DESK_HTML),
     Row("lifecycle-fees", DESK_HTML, query="?status=issued&kind=fine&q=Alice"),
     Row("lifecycle-tff-issue", DESK_POST, method="post", data=lambda w: {"authorization": w["lc_auth"].number}),
