@@ -247,7 +247,7 @@ def test_bidding_ranking_and_withdrawal_moves_the_next_up(arapora, api, web, app
     low = create_and_submit(api, outsider, bid_amount="1800.00")
     url = reverse("licensing-ranking") + "?modality=taxi"
     page = web(clerk).get(url).content.decode()
-    assert page.index(high["protocol"]) < page.index(low["protocol"]) and "2500,00" in page
+    assert page.index(high["protocol"]) < page.index(low["protocol"]) and "R$ 2.500,00" in page
     assert "art. 4" in page
     r = api(applicant).post(f"/api/v1/applications/{high['id']}/withdraw/", {"reason": "Mudei de cidade"}, format="json")
     assert r.status_code == 200 and r.json()["status"] == "withdrawn"
