@@ -120,3 +120,25 @@ def test_suspension_and_cassation_are_amendments_and_the_act_keeps_saying_what_i
     assert "cassada" not in text.lower() and "suspensa" not in text.lower()  # the act as it was issued
     assert "cassada" in pdf_text(amendment_pdf(Amendment.objects.get(kind="cassation"))).lower()
 
+
+@pytest.mark.django_db
+def test_the_grant_page_shows_the_chain_of_acts(itagiba, applicant, clerk, agent, api, client):
+    auth, (old_alvara,) = grant(applicant, manufacture_year=2020)
+    _substitute(api, applicant, clerk, agent, auth)
+    amendment = Amendment.objects.get(authorization=auth)
+    old_alvara.refresh_from_db()
+    new_alvara = old_alvara.superseded_by
+    from licensing.grants.selectors import act_chain
+
+    chain = act_chain(auth)
+    assert [(link.kind, link.number) for link in chain] == [  # oldest first
+        ("authorization", auth.number), ("alvara", old_alvara.number), ("alvara", new_alvara.number),
+        ("amendment", amendment.number)]
+    by_number = {(link.kind, link.number): link for link in chain}
+    assert by_number[("alvara", old_alvara.number)].status == "substituído"
+    assert by_number[("alvara", new_alvara.number)].status == "em vigor"
+    assert "QWE1R23" in by_number[("amendment", amendment.number)].what
+    client.force_login(applicant)
+    page = client.get("/minha-autorizacao/").content.decode()
+    assert "Atos da autorização" in page and f"/api/v1/amendments/{amendment.pk}/pdf" in page
+    assert f"Apostila nº {amendment.number}" in page and "substituído" in page
