@@ -280,6 +280,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "login": os.environ.get("THROTTLE_LOGIN", "60/min"),
         "verify": os.environ.get("THROTTLE_VERIFY", "120/min"),
+        "verify_pdf": os.environ.get("THROTTLE_VERIFY_PDF", "20/min"),  # uploaded PDFs hashed, per IP
         "signup": os.environ.get("THROTTLE_SIGNUP", "600/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -48,6 +48,7 @@ from licensing.applications.selectors import (
     required_documents,
 )
 from licensing.fees.services import application_tff, application_tff_issue
+from licensing.grants.selectors import act_chain
 from portal import regulation
 from portal.audit import audit_log, history_for
 from portal.audit_actions import AUDIT_ACTION_LABELS
@@ -390,6 +391,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
             "requirements": list(app.requirements.all()), "inspection": inspection,
             "just_submitted": request.GET.get("protocolado") == "1" and app.protocol,
             "alvaras": list(app.authorization.alvaras.all()) if app.authorization else [],
+            "chain": act_chain(app.authorization) if app.authorization and (is_clerk or is_owner) else [],
             "has_declaration": declaration_item(app) is not None,
             "crumbs": _crumbs(("Meus requerimentos" if is_owner and not is_clerk else "Requerimentos",
                                reverse("licensing-queue") if is_clerk else reverse(

@@ -10,8 +10,10 @@ from django.core.exceptions import ValidationError
 
 from licensing.grants.models import (
     CURRENT_STATUSES,
+    AmendmentKind,
     Authorization,
 )
+from licensing.grants.services import amendment_issue, vehicle_change
 from licensing.requests import forms
 from licensing.requests.kinds.base import (
     Kind,
@@ -143,6 +145,10 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
     new = vehicle_alvara_reissue(actor=actor, auth=auth, pack=pack, reason="Substituição de veículo")
     if new:
         result["alvara"] = {"id": new.pk, "number": new.number, "supersedes": new.supersedes.number}
+    amendment = amendment_issue(actor=actor, authorization=auth, kind=AmendmentKind.SUBSTITUTION,
+                                changes=[vehicle_change(old, vehicle)], reason=reason or "Substituição de veículo",
+                                source=f"pedido {req.protocol}", legal_basis=req.legal_basis, alvara=new)
+    result["amendment"] = {"id": amendment.pk, "number": amendment.number}
     return result
 
 
@@ -154,6 +160,6 @@ KIND = register(Kind(
             "certificate_number": "número da certidão", "plate": "placa", "renavam": "RENAVAM", "make": "marca",
             "model": "modelo", "color": "cor", "manufacture_year": "ano de fabricação",
             "first_registration_date": "primeiro licenciamento", "doors": "portas", "seats": "lugares",
-            "engine_cc": "cilindrada"},
+            "engine_cc": "cilindrada", "amendment": "ato de alteração"},
     action_labels={"substitution_inspection": "vistoria registrada"},
 ))
