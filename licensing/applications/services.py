@@ -76,13 +76,7 @@ def _person_rules(pack, modality: str, today: date, *, birth_date, category, fir
 
 
 def _vehicle_rules(pack, modality: str, today: date, vehicle: dict) -> list[RuleViolation]:
-    out = fleet_rules.vehicle_age(vehicle.get("manufacture_year"), vehicle.get("first_registration_date"), today,
-                            pack.param("vehicle.age_basis", modality), pack.param("vehicle.max_age_years", modality))
-    out += fleet_rules.vehicle_doors(vehicle.get("doors"), pack.param("vehicle.min_doors", modality))
-    out += fleet_rules.vehicle_seats(vehicle.get("seats"), pack.param("vehicle.min_seats", modality),
-                               pack.param("vehicle.max_seats", modality))
-    out += fleet_rules.vehicle_engine(vehicle.get("engine_cc"), pack.param("vehicle.min_engine_cc", modality))
-    out += fleet_rules.vehicle_color(vehicle.get("color", ""), pack.param("vehicle.colors", modality))
+    out = fleet_rules.vehicle_violations(vehicle, today, fleet_rules.vehicle_params(pack, modality))
     plate = normalize_plate(vehicle.get("plate", ""))
     if plate:
         taken = Authorization.objects.filter(vehicle__plate=plate, status__in=CURRENT_STATUSES)
