@@ -44,6 +44,11 @@ class AuxiliaryAddForm(FriendlyRequiredMixin, forms.Form):
     cnh_first_issued = _date("Data da primeira habilitação", required=False)
     cnh_ear = forms.BooleanField(label="A CNH tem a observação EAR (exerce atividade remunerada)", required=False)
 
+    def __init__(self, *args, documents=(), **kwargs):
+        """The pack's documents for an auxiliary driver, as in the application."""
+        super().__init__(*args, **kwargs)
+        self.fields["documents"] = _documents_field(list(documents))
+
 
 class AuxiliaryRemoveForm(FriendlyRequiredMixin, forms.Form):
     auxiliary = forms.ChoiceField(label="Condutor auxiliar")
