@@ -123,7 +123,10 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         for a in alvaras:
             if a.person.cpf == driver_cpf and a.status == AlvaraStatus.ACTIVE and a.valid_until >= today:
                 role = role or ("condutor auxiliar" if a.is_auxiliary else "condutor")
-        from licensing.requests.selectors import auxiliary_reregistration_for, registered_driver_role
+        from licensing.requests.selectors import (
+            auxiliary_reregistration_for,
+            registered_driver_role,
+        )
 
         reregistration = auxiliary_reregistration_for(auth, driver_cpf, today)
         registered = registered_driver_role(auth, driver_cpf, today)

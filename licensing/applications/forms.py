@@ -138,7 +138,7 @@ class DriverForm(FriendlyRequiredMixin, forms.Form):
         return self.cleaned_data["cnh_category"].upper().strip()
 
 
-AUX_FIELDS = ("cpf", "name", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear")
+AUX_FIELDS = ("cpf", "name", "birth_date", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear")
 
 
 class AuxiliariesForm(forms.Form):
@@ -152,6 +152,8 @@ class AuxiliariesForm(forms.Form):
                                                           required=False)
             self.fields[f"aux{i}_cpf"] = forms.CharField(label=f"Auxiliar {i}: CPF", max_length=14, required=False,
                                                          widget=forms.TextInput(attrs={"inputmode": "numeric"}))
+            # the auxiliary meets the holder's requirements, the minimum age among them
+            self.fields[f"aux{i}_birth_date"] = date_field(f"Auxiliar {i}: data de nascimento", required=False)
             self.fields[f"aux{i}_cnh_number"] = forms.CharField(label=f"Auxiliar {i}: número da CNH", max_length=11,
                                                                 required=False)
             self.fields[f"aux{i}_cnh_category"] = forms.CharField(label=f"Auxiliar {i}: categoria da CNH", max_length=5,
@@ -160,8 +162,8 @@ class AuxiliariesForm(forms.Form):
             self.fields[f"aux{i}_cnh_ear"] = forms.BooleanField(label=f"Auxiliar {i}: CNH com EAR", required=False)
 
     def groups(self):
-        return [[self[f"aux{i}_{f}"] for f in ("name", "cpf", "cnh_number", "cnh_category", "cnh_first_issued",
-                                                "cnh_ear")] for i in range(1, self.slots + 1)]
+        return [[self[f"aux{i}_{f}"] for f in ("name", "cpf", "birth_date", "cnh_number", "cnh_category",
+                                                "cnh_first_issued", "cnh_ear")] for i in range(1, self.slots + 1)]
 
     def clean(self):
         data = super().clean()
