@@ -123,6 +123,8 @@ PARAMS: dict[str, PackKey] = _table(
     _k("leave.accident_days", INT, "leave of absence after an accident"),
     _k("leave.substitution_days", INT, "leave of absence to substitute the vehicle"),
     _k("substitution.allowed", BOOL, "the vehicle may be substituted"),
+    _k("substitution.grounds", TABLE, "the grounds the law lists for a substitution {newer|max_age|total_loss: "
+       "article}; absent = the law lists none (any substitute within the vehicle rules)"),
     _k("renunciation.refunds_fees", BOOL, "fees are refunded on renunciation"),
     _k("retention.refused_documents_days", INT, "LGPD retention of documents of refused applications"),
     _k("stands.reallocation", BOOL, "stand reallocation rules apply"),

@@ -55,7 +55,13 @@ from portal.notifications import notify
 from portal.numbering import protocol_number
 from portal.roles import Role
 from portal.uploads import validate_upload
-from portal.validators import normalize_cpf, normalize_plate, only_digits, validate_cpf
+from portal.validators import (
+    driver_dates_errors,
+    normalize_cpf,
+    normalize_plate,
+    only_digits,
+    validate_cpf,
+)
 
 # --- entry rules ----------------------------------------------------------------------------------
 
@@ -63,9 +69,9 @@ from portal.validators import normalize_cpf, normalize_plate, only_digits, valid
 def _person_rules(pack, modality: str, today: date, *, birth_date, category, first_issued, ear, prefix: str,
                   person: str = "") -> list[RuleViolation]:
     out = []
-    if birth_date is not None or not person:
-        out += rules.driver_age(birth_date, today, pack.param("driver.min_age", modality),
-                                field=f"{prefix}birth_date" if person else "birth_date", person=person)
+    # the auxiliary meets the holder's requirements, age included (an unknown birth date is asked)
+    out += rules.driver_age(birth_date, today, pack.param("driver.min_age", modality),
+                            field=f"{prefix}birth_date" if person else "birth_date", person=person)
     out += rules.cnh_category(category, pack.param("driver.cnh_categories", modality), field=f"{prefix}cnh_category",
                               person=person)
     out += rules.cnh_years(first_issued, today, pack.param("driver.cnh_min_years", modality),
@@ -76,13 +82,7 @@ def _person_rules(pack, modality: str, today: date, *, birth_date, category, fir
 
 
 def _vehicle_rules(pack, modality: str, today: date, vehicle: dict) -> list[RuleViolation]:
-    out = fleet_rules.vehicle_age(vehicle.get("manufacture_year"), vehicle.get("first_registration_date"), today,
-                            pack.param("vehicle.age_basis", modality), pack.param("vehicle.max_age_years", modality))
-    out += fleet_rules.vehicle_doors(vehicle.get("doors"), pack.param("vehicle.min_doors", modality))
-    out += fleet_rules.vehicle_seats(vehicle.get("seats"), pack.param("vehicle.min_seats", modality),
-                               pack.param("vehicle.max_seats", modality))
-    out += fleet_rules.vehicle_engine(vehicle.get("engine_cc"), pack.param("vehicle.min_engine_cc", modality))
-    out += fleet_rules.vehicle_color(vehicle.get("color", ""), pack.param("vehicle.colors", modality))
+    out = fleet_rules.vehicle_violations(vehicle, today, fleet_rules.vehicle_params(pack, modality))
     plate = normalize_plate(vehicle.get("plate", ""))
     if plate:
         taken = Authorization.objects.filter(vehicle__plate=plate, status__in=CURRENT_STATUSES)
@@ -189,13 +189,15 @@ def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant, driver
         year = vehicle.get("manufacture_year")
         if year is not None and int(year) > today.year:
             errors["vehicle.manufacture_year"] = [f"O ano de fabricação ({year}) não pode ser posterior ao ano atual."]
-    if driver is not None:
-        _not_in_future(errors, "driver.cnh_first_issued", driver.get("cnh_first_issued"), today,
-                       "da primeira habilitação")
+    if driver is not None:  # the holder's dates: the account's birth date and the CNH
+        errors.update(driver_dates_errors(birth_date=applicant.birth_date, cnh_first_issued=driver.get("cnh_first_issued"),
+                                          today=today, birth_field="birth_date", cnh_field="driver.cnh_first_issued"))
     seen = {only_digits(applicant.cpf or "")}
     for i, aux in enumerate(auxiliaries, start=1):
-        _not_in_future(errors, f"auxiliary_drivers.{i}.cnh_first_issued", aux.get("cnh_first_issued"), today,
-                       "da primeira habilitação")
+        errors.update(driver_dates_errors(birth_date=aux.get("birth_date"), cnh_first_issued=aux.get("cnh_first_issued"),
+                                          today=today, birth_field=f"auxiliary_drivers.{i}.birth_date",
+                                          cnh_field=f"auxiliary_drivers.{i}.cnh_first_issued",
+                                          person=f"condutor auxiliar {i}"))
         cpf = normalize_cpf(aux.get("cpf", ""))
         try:
             validate_cpf(cpf)

@@ -9,7 +9,7 @@ from datetime import date
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from fleet.rules import vehicle_age_years
+from fleet.rules import admissible_until, over_max_age, vehicle_age_years
 from licensing.grants.models import (
     CURRENT_STATUSES,
     Alvara,
@@ -136,11 +136,19 @@ class AgedVehicle:
 
     @property
     def over(self) -> bool:
-        return self.age > self.max_age
+        """Past the maximum age: refused at every door, the job orders its replacement."""
+        return over_max_age(self.age, self.max_age)
+
+    @property
+    def substitute_by(self) -> date | None:
+        """Last day the vehicle is admissible (a timely substitution is made by then)."""
+        v = self.vehicle
+        return admissible_until(self.basis, v.manufacture_year, v.first_registration_date, self.max_age)
 
 
-def _age_filter(pack, today: date) -> Q | None:
-    """Current grants whose vehicle reached the pack's maximum age (one Q per modality)."""
+def _age_filter(pack, today: date, *, over_only: bool = False) -> Q | None:
+    """Current grants whose vehicle reached the pack's maximum age (one Q per modality); with
+    ``over_only``, those past it (what the entry rule refuses: fleet.rules.over_max_age)."""
     clauses = Q()
     any_rule = False
     for modality in pack.modalities:
@@ -149,9 +157,10 @@ def _age_filter(pack, today: date) -> Q | None:
             continue
         any_rule = True
         basis = pack.value("vehicle.age_basis", modality, default="manufacture_year")
-        by_year = Q(vehicle__manufacture_year__lte=today.year - int(max_age))
+        limit = int(max_age) + (1 if over_only else 0)
+        by_year = Q(vehicle__manufacture_year__lte=today.year - limit)
         if basis == "first_registration":
-            cutoff = add_years(today, -int(max_age))
+            cutoff = add_years(today, -limit)
             by_basis = Q(vehicle__first_registration_date__lte=cutoff) | (
                 Q(vehicle__first_registration_date__isnull=True) & by_year
             )
@@ -161,11 +170,12 @@ def _age_filter(pack, today: date) -> Q | None:
     return clauses if any_rule else None
 
 
-def aged_vehicles_queryset(today: date | None = None):
-    """Current grants whose vehicle must be substituted (for the clerk's list)."""
+def aged_vehicles_queryset(today: date | None = None, *, over_only: bool = False):
+    """Current grants whose vehicle reached the maximum age (the clerk's list: substitution
+    due by ``substitute_by``); with ``over_only``, those past it (the job's orders)."""
     pack = regulation.current()
     today = today or pack.today()
-    condition = _age_filter(pack, today)
+    condition = _age_filter(pack, today, over_only=over_only)
     qs = Authorization.objects.select_related("vehicle", "holder").filter(
         status__in=CURRENT_STATUSES, vehicle__isnull=False
     )

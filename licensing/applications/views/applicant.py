@@ -197,7 +197,7 @@ class ApplicationStepView(WizardMixin, View):
             slots = int(pack.value("auxiliary.max", app.modality, default=2))
             initial = {}
             for a in app.auxiliaries.all():
-                for f in ("cpf", "name", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear"):
+                for f in ("cpf", "name", "birth_date", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear"):
                     initial[f"aux{a.position}_{f}"] = getattr(a, f)
             return AuxiliariesForm(data, initial=initial, slots=max(slots, 0))
         return None

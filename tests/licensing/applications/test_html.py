@@ -52,9 +52,12 @@ def test_html_journey(slug, modality, load_pack, web, applicant, clerk, agent):
                                  "cnh_first_issued": "15/01/2010", "cnh_ear": "on", "schooling": "4",
                                  "dependents": "2"})
     assert r.status_code == 302 and r["Location"] == step("auxiliaries")
-    r = me.post(step("auxiliaries"), {"aux1_name": "Paulo Auxiliar", "aux1_cpf": CPF().generate(),
-                                      "aux1_cnh_number": CNH().generate(), "aux1_cnh_category": cats[-1],
-                                      "aux1_cnh_first_issued": "01/02/2012", "aux1_cnh_ear": "on"})
+    aux = {"aux1_name": "Paulo Auxiliar", "aux1_cpf": CPF().generate(), "aux1_cnh_number": CNH().generate(),
+           "aux1_cnh_category": cats[-1], "aux1_cnh_first_issued": "01/02/2012", "aux1_cnh_ear": "on"}
+    if pack.param("driver.min_age", modality) is not None:  # the auxiliary's age is asked like the holder's
+        r = me.post(step("auxiliaries"), aux)
+        assert r.status_code == 400 and "idade mínima" in r.content.decode()
+    r = me.post(step("auxiliaries"), {**aux, "aux1_birth_date": "10/03/1985"})
     assert r.status_code == 302 and r["Location"] == step("documents")
     body = me.get(step("documents")).content.decode()
     assert "Paulo Auxiliar" in body
