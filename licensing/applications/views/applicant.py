@@ -45,6 +45,7 @@ from licensing.applications.selectors import (
     approval_blockers,
     current_documents,
     pending_ranking,
+    plate_conflict,
     required_documents,
 )
 from licensing.fees.services import application_tff, application_tff_issue
@@ -400,6 +401,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 "reject_form": forms.get("reject_form") or RejectForm(),
                 "blockers": _summarise(approval_blockers(app)) if app.status in OPEN_APPLICATION_STATUSES else [],
                 "ranking": _ranking_note(app),
+                "plate_conflict": plate_conflict(app),
                 "pending_documents": sum(1 for row in items if row["doc"] is not None
                                          and row["doc"].status == DocumentStatus.PENDING)
                 if app.status in OPEN_APPLICATION_STATUSES and app.status != ApplicationStatus.DRAFT else 0,

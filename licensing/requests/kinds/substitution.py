@@ -8,10 +8,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from fleet.services import save_own_vehicle
 from licensing.grants.models import (
     CURRENT_STATUSES,
     Authorization,
 )
+from licensing.grants.services import ensure_plate_free, vehicle_bond_basis
 from licensing.requests import forms
 from licensing.requests.kinds.base import (
     Kind,
@@ -81,8 +83,6 @@ def _vehicle_data(data: dict) -> dict:
 
 
 def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
-    from fleet.models import Vehicle
-
     allowed = pack.param("substitution.allowed", auth.modality)
     if allowed is not None and not allowed.value:
         raise RuleViolation("substitution_forbidden", "A lei do município não admite a substituição do veículo.",
@@ -91,10 +91,11 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
     vehicle = _vehicle_data(data)
     if auth.vehicle and vehicle["plate"] == auth.vehicle.plate:
         raise ValidationError({"vehicle_plate": ["Informe a placa do veículo substituto, não a do atual."]})
-    other = Vehicle.objects.filter(plate=vehicle["plate"]).first()
-    if other and Authorization.objects.filter(vehicle=other, status__in=CURRENT_STATUSES).exists():
+    # by plate, over every person's row: the plate is in service whoever declared it
+    if Authorization.objects.filter(vehicle__plate=vehicle["plate"], status__in=CURRENT_STATUSES).exclude(
+            pk=auth.pk).exists():
         raise RuleViolation("substitution_vehicle_in_use", "Este veículo já está vinculado a outra autorização vigente.",
-                            field="vehicle_plate", conflict=True)
+                            vehicle_bond_basis(pack, auth.modality), field="vehicle_plate", conflict=True)
     old = auth.vehicle
     first = date.fromisoformat(vehicle["first_registration_date"]) if vehicle["first_registration_date"] else None
     violation = substitution_violation(
@@ -118,19 +119,20 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
 
 
 def apply(*, actor, req, auth, pack, reason) -> dict:
-    from fleet.models import Vehicle
-
     v = req.data["vehicle"]
-    vehicle = Vehicle.objects.filter(plate=v["plate"]).first()
-    if vehicle is None:
-        vehicle = Vehicle.objects.create(
-            plate=v["plate"], renavam=v["renavam"], make=v["make"], model=v["model"], color=v["color"],
-            manufacture_year=v["manufacture_year"],
-            first_registration_date=date.fromisoformat(v["first_registration_date"]) if v.get("first_registration_date") else None,
-            doors=v.get("doors"), seats=v.get("seats"), engine_cc=v.get("engine_cc"), owner=auth.holder,
-            kind="motorcycle" if auth.modality == "mototaxi" else "car",
-        )
+    # The holder's own row for the new plate, with the data the request declared and the
+    # vistoria checked; another person's row with that plate is never taken over.
+    vehicle, created = save_own_vehicle(owner=auth.holder, plate=v["plate"], fields={
+        "renavam": v["renavam"], "make": v["make"], "model": v["model"], "color": v["color"],
+        "manufacture_year": v["manufacture_year"],
+        "first_registration_date": date.fromisoformat(v["first_registration_date"]) if v.get(
+            "first_registration_date") else None,
+        "doors": v.get("doors"), "seats": v.get("seats"), "engine_cc": v.get("engine_cc"),
+        "kind": "motorcycle" if auth.modality == "mototaxi" else "car",
+    })
+    if created:
         audit_log(actor=actor, obj=vehicle, action="vehicle_registered", reason=f"Substituição (pedido {req.protocol})")
+    ensure_plate_free(vehicle=vehicle, holder=auth.holder, modality=auth.modality)
     old = auth.vehicle
     auth.vehicle = vehicle
     auth.save(update_fields=["vehicle"])
