@@ -542,6 +542,6 @@ class InfractionPdfView(APIView):
 
     @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
     def get(self, request, pk, doc: str):
-        from enforcement.views import infraction_pdf
+        from enforcement.file_views import infraction_pdf
 
         return infraction_pdf(request, selectors.infraction_for(request.user, int(pk)), doc)
