@@ -308,3 +308,88 @@ def test_the_data_migration_gives_each_open_application_its_own_row(alegre, api,
     assert AuditEntry.objects.filter(action="vehicle_registered", object_id=str(fixed.vehicle_id)).exists()
     migration.forwards(apps, None)  # idempotent
     assert Vehicle.objects.filter(plate=taken.plate).count() == 2
+
+
+# --- readers of a plate: the grant in force, not any row with the plate ----------------------------
+
+
+def _declared_then_granted(alegre, applicant, outsider):
+    """Bob declared plate P first (a pending application's row); Alice holds the grant on P."""
+    from datetime import timedelta
+
+    plate = next_plate()
+    bob_row = VehicleFactory(plate=plate, owner=outsider, make="Fiat")
+    auth, _ = issue_authorization(holder=applicant, vehicle=VehicleFactory(plate=plate, owner=applicant),
+                                  valid_from=alegre.today() - timedelta(days=100))
+    return plate, bob_row, auth
+
+
+def _auto(api, agent, plate, when, **extra):
+    body = {"plate": plate, "infraction_code": "19-I", "occurred_at": when.isoformat(), "location": "Praça Central",
+            "description": "Constatado pelo agente.", "driver_cpf": CPF_CAROL, "alvara_retained": False, **extra}
+    r = api(agent).post("/api/v1/infractions/", body, format="json")
+    assert r.status_code == 201, r.content
+    from enforcement.models import Infraction
+
+    return Infraction.objects.get(pk=r.json()["id"])
+
+
+@pytest.mark.django_db
+def test_vehicle_status_by_plate_names_the_holder_in_force(alegre, api, applicant, outsider, agent):
+    plate, _, auth = _declared_then_granted(alegre, applicant, outsider)
+    body = api(agent).get(f"/api/v1/vehicles/{plate}/status/").json()
+    assert body["authorized"] is True and body["authorization"]["id"] == auth.pk
+    assert body["authorization"]["holder"] == applicant.display_name
+    public = api().get("/verificar/", {"q": plate})
+    assert public.status_code == 200 and auth.number in public.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_auto_on_the_plate_goes_to_the_holder_in_force_never_to_another_declarant(
+        alegre, api, applicant, outsider, agent):
+    from django.utils import timezone
+
+    from portal.models import Notification
+
+    plate, bob_row, auth = _declared_then_granted(alegre, applicant, outsider)
+    inf = _auto(api, agent, plate, timezone.now() - timezone.timedelta(minutes=5))
+    assert (inf.holder, inf.authorization, inf.vehicle) == (applicant, auth, auth.vehicle)
+    assert inf.vehicle_id != bob_row.pk
+    assert api(outsider).get(f"/api/v1/infractions/{inf.pk}/").status_code == 404
+    assert not Notification.objects.filter(recipient=outsider).exists()
+
+
+@pytest.mark.django_db
+def test_an_auto_goes_to_the_holder_at_the_time_of_the_infraction(alegre, api, applicant, outsider, agent):
+    """Bob's grant on P ended yesterday; Alice's began today: yesterday's auto is Bob's, today's Alice's."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from licensing.grants.services import authorization_set_status
+    from licensing.models import Authorization
+
+    plate = next_plate()
+    bob, _ = issue_authorization(holder=outsider, vehicle=VehicleFactory(plate=plate, owner=outsider),
+                                 valid_from=alegre.today() - timedelta(days=300))
+    authorization_set_status(actor=None, authorization=bob, to=AuthorizationStatus.CANCELLED, reason="Vendido")
+    ended = timezone.now() - timedelta(days=1)
+    Authorization.objects.filter(pk=bob.pk).update(status_changed_at=ended)
+    alice, _ = issue_authorization(holder=applicant, vehicle=VehicleFactory(plate=plate, owner=applicant))
+    before = _auto(api, agent, plate, ended - timedelta(hours=20))
+    after = _auto(api, agent, plate, timezone.now() - timedelta(minutes=5))
+    assert (before.holder, before.authorization) == (outsider, bob)
+    assert (after.holder, after.authorization, after.vehicle) == (applicant, alice, alice.vehicle)
+
+
+@pytest.mark.django_db
+def test_an_auto_on_a_plate_only_declared_names_no_holder(alegre, api, outsider, agent):
+    """A pending application's declaration is not a grant: whoever typed the plate does not get
+    the autos (and the driver's CPF) of that vehicle."""
+    from django.utils import timezone
+
+    plate = next_plate()
+    VehicleFactory(plate=plate, owner=outsider)
+    inf = _auto(api, agent, plate, timezone.now() - timezone.timedelta(minutes=5))
+    assert inf.holder is None and inf.authorization is None
+    assert api(outsider).get(f"/api/v1/infractions/{inf.pk}/").status_code == 404
