@@ -374,7 +374,7 @@ def document_upload(*, actor, application: Application, doc_type: str, file) -> 
         raise InvalidTransition(f"O requerimento está {application.get_status_display()}: não recebe mais documentos.")
     item = _resolve_type(application, doc_type)
     try:
-        mime = validate_upload(file)
+        mime = validate_upload(file, label=item.label)  # the refusal names the checklist item
     except ValidationError as exc:
         raise ValidationError({"file": exc.messages}) from exc
     previous = application.documents.filter(type=item.code, superseded_by__isnull=True).first()

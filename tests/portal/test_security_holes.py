@@ -393,3 +393,149 @@ def test_an_auto_on_a_plate_only_declared_names_no_holder(alegre, api, outsider,
     inf = _auto(api, agent, plate, timezone.now() - timezone.timedelta(minutes=5))
     assert inf.holder is None and inf.authorization is None
     assert api(outsider).get(f"/api/v1/infractions/{inf.pk}/").status_code == 404
+
+
+# --- worker loss ------------------------------------------------------------------------------------
+
+
+def test_a_task_of_a_dead_worker_comes_back_within_minutes_not_an_hour(monkeypatch):
+    """Late acks redeliver a task whose worker died; with the whole worker killed, Redis waits
+    the visibility timeout: sized just above the tasks' hard time limit, never below it."""
+    import importlib
+
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/9")
+    monkeypatch.delenv("CELERY_VISIBILITY_TIMEOUT", raising=False)
+    monkeypatch.delenv("CELERY_TASK_TIME_LIMIT", raising=False)
+    conf = importlib.reload(importlib.import_module("portal.settings.celery"))
+    try:
+        assert conf.CELERY_TASK_ACKS_LATE and conf.CELERY_TASK_REJECT_ON_WORKER_LOST
+        assert conf.CELERY_TASK_SOFT_TIME_LIMIT < conf.CELERY_TASK_TIME_LIMIT <= 900
+        timeout = conf.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+        assert conf.CELERY_TASK_TIME_LIMIT < timeout <= conf.CELERY_TASK_TIME_LIMIT + 300
+        monkeypatch.setenv("CELERY_VISIBILITY_TIMEOUT", "60")  # below the limit: would run a task twice
+        conf = importlib.reload(conf)
+        assert conf.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > conf.CELERY_TASK_TIME_LIMIT
+    finally:
+        monkeypatch.undo()
+        importlib.reload(conf)
+
+
+@pytest.mark.django_db
+def test_the_jobs_page_marks_a_run_that_died(alegre, web, clerk, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from portal.models import JobRun
+
+    settings.CELERY_TASK_TIME_LIMIT = 900
+    now = timezone.now()
+    JobRun.objects.create(name="licensing.expire_grants", started_at=now - timedelta(hours=1))  # worker killed
+    JobRun.objects.create(name="portal.drain_outbox", started_at=now - timedelta(minutes=5))  # still running
+    JobRun.objects.create(name="licensing.check_quotas", started_at=now - timedelta(hours=2),
+                          finished_at=now - timedelta(hours=2), changed=1)
+    body = web(clerk).get(reverse("ops-jobs")).content.decode()
+    summary, history = body.split('id="historico"')
+    assert summary.count("(interrompida)") == 1 and "(em execução)" in summary
+    assert history.count("(interrompida)") == 1 and "o worker parou no meio" in history
+    assert history.count('class="job-failed"') == 1
+
+
+# --- call sites: sandboxed previews, named refusals, one client IP, the account menu ----------------
+
+
+def _draft_with_upload(api, applicant, name, content):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    open_call("taxi")
+    client = api(applicant)
+    app = client.post("/api/v1/applications/", payload(), format="json").json()
+    item = app["required_documents"][0]
+    r = client.post(f"/api/v1/applications/{app['id']}/documents/",
+                    {"type": item["code"], "file": SimpleUploadedFile(name, content)}, format="multipart")
+    return app, item, r
+
+
+@pytest.mark.django_db
+def test_an_application_document_with_a_script_is_refused_naming_the_checklist_item(alegre, api, applicant):
+    from tests.portal.test_security import _pdf
+
+    _, item, r = _draft_with_upload(api, applicant, "doc.pdf", _pdf(lambda w: w.add_js("app.alert(1)")))
+    assert r.status_code == 400
+    message = r.json()["errors"]["file"][0]
+    assert f"“{item['label']}”" in message and "JavaScript" in message
+
+
+@pytest.mark.django_db
+def test_an_auto_photo_over_the_pixel_limit_is_refused_naming_the_photo(alegre, api, agent, settings):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.utils import timezone
+
+    from tests.portal.test_security import _png
+
+    settings.UPLOAD_MAX_PIXELS = 10  # the 4 × 4 image has 16
+    body = {"plate": next_plate(), "infraction_code": "19-I", "occurred_at": (
+        timezone.now() - timezone.timedelta(minutes=5)).isoformat(), "location": "Praça", "description": "Visto.",
+        "photos": [SimpleUploadedFile("frente.png", _png())]}
+    r = api(agent).post("/api/v1/infractions/", body, format="multipart")
+    assert r.status_code == 400, r.content
+    assert "“foto 1 (frente.png)”" in r.json()["errors"]["photos"][0]
+
+
+@pytest.mark.django_db
+def test_the_preview_of_an_uploaded_image_is_sandboxed_and_a_pdf_opens_in_the_clerks_page(
+        alegre, api, web, applicant, clerk):
+    from tests.portal.test_security import _pdf, _png
+
+    app, _, r = _draft_with_upload(api, applicant, "foto.png", _png())
+    assert r.status_code == 201, r.json()
+    url = reverse("licensing-document-file", kwargs={"pk": app["id"], "doc_id": r.json()["id"]})
+    image = web(clerk).get(url)
+    assert image["Content-Type"] == "image/png" and image["X-Frame-Options"] == "SAMEORIGIN"
+    assert image["Content-Security-Policy"].endswith("; sandbox") and "frame-ancestors 'self'" in image[
+        "Content-Security-Policy"]
+    app2, _, r = _draft_with_upload(api, applicant, "doc.pdf", _pdf())
+    pdf = web(clerk).get(reverse("licensing-document-file", kwargs={"pk": app2["id"], "doc_id": r.json()["id"]}))
+    assert "sandbox" not in pdf["Content-Security-Policy"] and pdf["X-Frame-Options"] == "SAMEORIGIN"
+
+
+@pytest.mark.django_db
+def test_the_public_page_throttle_counts_each_client_behind_the_proxy(alegre, client, settings):
+    """Behind one trusted proxy every visitor has the proxy's REMOTE_ADDR: the throttle of the
+    public HTML pages keys on the client the proxy names, not on the proxy."""
+    settings.TRUSTED_PROXY_COUNT = 1
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}), "verify": "2/min"}}
+    proxy = {"REMOTE_ADDR": "10.0.0.2"}
+    first = [client.get("/verificar/", {"q": "ABC1D23"}, HTTP_X_FORWARDED_FOR="198.51.100.7", **proxy).status_code
+             for _ in range(3)]
+    assert first[-1] == 429
+    other = client.get("/verificar/", {"q": "ABC1D23"}, HTTP_X_FORWARDED_FOR="203.0.113.9", **proxy)
+    assert other.status_code != 429
+
+
+def test_the_transit_complaint_throttle_keys_on_the_client_ip(rf, settings, monkeypatch):
+    from django.core.cache import cache
+
+    from licensing.transit.views import public
+
+    settings.TRUSTED_PROXY_COUNT = 1
+    monkeypatch.setattr(public, "COMPLAINTS_PER_HOUR", 1)
+    cache.clear()
+
+    def request(xff):
+        return rf.post("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=xff)
+
+    assert not public._complaints_throttled(request("198.51.100.7"))
+    assert public._complaints_throttled(request("198.51.100.7"))
+    assert not public._complaints_throttled(request("203.0.113.9"))
+
+
+@pytest.mark.django_db
+def test_the_account_menu_links_the_access_list_and_the_second_factor(alegre, web, applicant, clerk):
+    for person in (applicant, clerk):
+        page = web(person).get(reverse("dashboard")).content.decode()
+        account = page.split('id="conta"')[1]
+        assert reverse("api-tokens") in account and reverse("second-factor-setup") in account
+        assert reverse("password_change") in account
+        assert f'{reverse("dashboard")}#conta' in page  # from every page's header

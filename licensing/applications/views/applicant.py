@@ -55,7 +55,7 @@ from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.numbers import brl
 from portal.roles import Role, has_role
-from portal.uploads import serve_private_file
+from portal.uploads import sandboxed_file_response
 from portal.views import RoleRequiredMixin
 
 CLERK = (Role.CLERK, Role.ADMIN)
@@ -469,10 +469,5 @@ class DocumentFileView(RoleRequiredMixin, View):
             raise Http404("O arquivo foi apagado pela política de retenção de dados (LGPD).")
         audit_log(actor=request.user, obj=app, action="document_viewed", data={"document": doc.pk, "type": doc.type})
         ext = doc.file.name.rsplit(".", 1)[-1]
-        response = serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
-        # shown inside the clerk's page (same origin only); a PDF needs the browser's viewer, so no sandbox
-        response["X-Frame-Options"] = "SAMEORIGIN"
-        sandbox = "" if doc.mime == "application/pdf" else "; sandbox"
-        response["Content-Security-Policy"] = (
-            "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'" + sandbox)
-        return response
+        # shown inside the clerk's page (same origin only), images sandboxed (portal.uploads)
+        return sandboxed_file_response(doc.file, f"{doc.type.replace(':', '-')}.{ext}", mime=doc.mime)
