@@ -6,7 +6,7 @@ Moved from portal/public/selectors.py and portal/jobs_views.py: portal imports n
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, Count, Q, QuerySet, Value, When
 from django.db.models.functions import TruncMonth
 
 from licensing.grants.rules import quota_slots
@@ -221,10 +221,10 @@ class GrantVerification:
                 + list(_amendments().filter(number=number)))
 
     def by_plate(self, plate: str) -> list:
-        auth = _authorizations().filter(vehicle__plate=plate).order_by(  # current first, then the latest
-            "-issued_at", "-id"
-        )
-        return sorted(auth[:5], key=lambda a: (a.status not in CURRENT_STATUSES,))[:1]
+        # Several people may have declared the plate (one vehicle row each): the grant in force
+        # on it comes first, whoever issued last; without one, the latest grant.
+        in_force = Case(When(status__in=CURRENT_STATUSES, then=Value(0)), default=Value(1))
+        return list(_authorizations().filter(vehicle__plate=plate).order_by(in_force, "-issued_at", "-id")[:1])
 
     def verification(self, doc, pack: Pack) -> Verification | None:
         today = pack.today()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
@@ -40,6 +40,19 @@ def latest_authorization_for_plate(plate: str) -> Authorization | None:
         .order_by("-issued_at", "-id")
         .first()
     )
+
+
+def authorization_for_plate_at(plate: str, at: datetime, on: date) -> Authorization | None:
+    """The grant that held the plate at the moment ``at`` (local date ``on``): within its term
+    and in force then — still current, or ended (cancelled, expired, cassada...) only after
+    ``at``. Without one, the latest grant on the plate whose term had begun by then (an expired
+    or ended grant whose holder kept the vehicle on the street). Several people may have declared
+    the plate (one vehicle row each); only a grant says whose vehicle it is."""
+    begun = Authorization.objects.select_related("holder", "vehicle").filter(
+        vehicle__plate=normalize_plate(plate), valid_from__lte=on).order_by("-valid_from", "-issued_at", "-id")
+    in_force = begun.filter(valid_until__gte=on).filter(
+        Q(status__in=CURRENT_STATUSES) | Q(status_changed_at__gt=at)).first()
+    return in_force or begun.first()
 
 
 def current_alvaras(authorization: Authorization):

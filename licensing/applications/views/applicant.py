@@ -45,6 +45,7 @@ from licensing.applications.selectors import (
     approval_blockers,
     current_documents,
     pending_ranking,
+    plate_conflict,
     required_documents,
 )
 from licensing.fees.services import application_tff, application_tff_issue
@@ -56,7 +57,7 @@ from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.numbers import brl
 from portal.refusals import refusal_status
 from portal.roles import Role, has_role
-from portal.uploads import serve_private_file
+from portal.uploads import sandboxed_file_response
 from portal.views import RoleRequiredMixin
 
 CLERK = (Role.CLERK, Role.ADMIN)
@@ -405,6 +406,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 "reject_form": forms.get("reject_form") or RejectForm(),
                 "blockers": _summarise(approval_blockers(app)) if app.status in OPEN_APPLICATION_STATUSES else [],
                 "ranking": _ranking_note(app),
+                "plate_conflict": plate_conflict(app),
                 "pending_documents": sum(1 for row in items if row["doc"] is not None
                                          and row["doc"].status == DocumentStatus.PENDING)
                 if app.status in OPEN_APPLICATION_STATUSES and app.status != ApplicationStatus.DRAFT else 0,
@@ -472,10 +474,5 @@ class DocumentFileView(RoleRequiredMixin, View):
             raise Http404("O arquivo foi apagado pela política de retenção de dados (LGPD).")
         audit_log(actor=request.user, obj=app, action="document_viewed", data={"document": doc.pk, "type": doc.type})
         ext = doc.file.name.rsplit(".", 1)[-1]
-        response = serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
-        # shown inside the clerk's page (same origin only); a PDF needs the browser's viewer, so no sandbox
-        response["X-Frame-Options"] = "SAMEORIGIN"
-        sandbox = "" if doc.mime == "application/pdf" else "; sandbox"
-        response["Content-Security-Policy"] = (
-            "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'" + sandbox)
-        return response
+        # shown inside the clerk's page (same origin only), images sandboxed (portal.uploads)
+        return sandboxed_file_response(doc.file, f"{doc.type.replace(':', '-')}.{ext}", mime=doc.mime)
