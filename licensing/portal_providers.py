@@ -6,12 +6,12 @@ Moved from portal/public/selectors.py and portal/jobs_views.py: portal imports n
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, Count, Q, QuerySet, Value, When
 from django.db.models.functions import TruncMonth
 
 from licensing.grants.rules import quota_slots
 from licensing.grants.selectors import count_current_grants
-from licensing.models import CURRENT_STATUSES, Alvara, Authorization
+from licensing.models import CURRENT_STATUSES, Alvara, Amendment, Authorization
 from portal import registry
 from portal.public.selectors import (
     Verification,
@@ -148,10 +148,23 @@ def _drivers_of(auth: Authorization) -> list[str]:
 
 
 def _sha256_of(doc, kind: str) -> str | None:
+    stored = _stored(doc, kind)
+    return stored.sha256 if stored is not None else None
+
+
+def _signer_of(doc, kind: str) -> str:
+    stored = _stored(doc, kind)
+    return stored.signer if stored is not None and stored.signed else ""
+
+
+def _stored(doc, kind: str):
+    """The stored PDF of ``doc``, read once per verification (hash and signer come from it)."""
     from portal.issued import stored_document
 
-    stored = stored_document(doc, kind)
-    return stored.sha256 if stored is not None else None
+    memo = doc.__dict__.setdefault("_stored_documents", {})
+    if kind not in memo:
+        memo[kind] = stored_document(doc, kind)
+    return memo[kind]
 
 
 def _successor(alvara: Alvara) -> dict | None:
@@ -170,27 +183,57 @@ def _successor(alvara: Alvara) -> dict | None:
     return {"document": current.doc_name, "number": current.number, "code": current.verification_code}
 
 
+def _amendments():
+    return Amendment.objects.select_related("authorization", "authorization__holder", "authorization__vehicle")
+
+
+def _ref(doc) -> dict:
+    name = getattr(doc, "act_name", "") or getattr(doc, "doc_name", "")
+    return {"document": name, "number": doc.number, "code": doc.verification_code}
+
+
+def _certified_vehicle(auth: Authorization, amendments: list[Amendment]):
+    """The vehicle the act named when issued: the one the first substitution replaced, else its own."""
+    for amendment in amendments:
+        for change in amendment.changes:
+            if change.get("field") == "vehicle" and change.get("before_vehicle"):
+                return change["before_vehicle"]
+    v = auth.vehicle if auth.vehicle_id else None
+    return {"plate": v.display_plate, "make": v.make, "model": v.model, "color": v.color} if v else None
+
+
+def _what(amendment: Amendment) -> str:
+    parts = [f"{c['label']}: {c.get('before') or '—'} → {c.get('after') or '—'}" for c in amendment.changes]
+    return f"{amendment.get_kind_display()} ({'; '.join(parts)})" if parts else amendment.get_kind_display()
+
+
 class GrantVerification:
-    """Authorizations and alvarás, found by code, by number or (authorizations) by plate."""
+    """Authorizations, their acts of amendment and alvarás, found by code, by number or
+    (authorizations) by plate."""
 
     def by_code(self, code: str):
-        return _authorizations().filter(verification_code=code).first() or _alvaras().filter(
-            verification_code=code
-        ).first()
+        return (_authorizations().filter(verification_code=code).first()
+                or _alvaras().filter(verification_code=code).first()
+                or _amendments().filter(verification_code=code).first())
 
     def by_number(self, number: str) -> list:
-        return list(_authorizations().filter(number=number)) + list(_alvaras().filter(number=number))
+        return (list(_authorizations().filter(number=number)) + list(_alvaras().filter(number=number))
+                + list(_amendments().filter(number=number)))
 
     def by_plate(self, plate: str) -> list:
-        auth = _authorizations().filter(vehicle__plate=plate).order_by(  # current first, then the latest
-            "-issued_at", "-id"
-        )
-        return sorted(auth[:5], key=lambda a: (a.status not in CURRENT_STATUSES,))[:1]
+        # Several people may have declared the plate (one vehicle row each): the grant in force
+        # on it comes first, whoever issued last; without one, the latest grant.
+        in_force = Case(When(status__in=CURRENT_STATUSES, then=Value(0)), default=Value(1))
+        return list(_authorizations().filter(vehicle__plate=plate).order_by(in_force, "-issued_at", "-id")[:1])
 
     def verification(self, doc, pack: Pack) -> Verification | None:
         today = pack.today()
+        if isinstance(doc, Amendment):
+            return _amendment_verification(doc, pack)
         if isinstance(doc, Authorization):
             status = effective_status(doc.status, doc.valid_until, today)
+            amendments = list(doc.amendments.order_by("issued_at", "id"))
+            certified = _certified_vehicle(doc, amendments)
             return Verification(
                 kind="authorization",
                 document=doc.act_name,
@@ -200,15 +243,18 @@ class GrantVerification:
                 valid_until=doc.valid_until,
                 modality=doc.modality,
                 modality_label=pack.modality_label(doc.modality),
-                plate=doc.vehicle.display_plate if doc.vehicle_id else "",
+                # what the act certified when issued; later changes are its acts of amendment
+                plate=certified["plate"] if certified else "",
                 holder=public_name(doc.holder),
                 driver="",
                 code=doc.verification_code,
                 suspended_until=doc.suspended_until if status == "suspended" else None,
                 act_basis=doc.legal_basis,
-                vehicle=_vehicle_of(doc.vehicle if doc.vehicle_id else None),
+                vehicle={k: certified[k] for k in ("make", "model", "color")} if certified else None,
                 drivers=_drivers_of(doc),
                 sha256=_sha256_of(doc, "authorization"),
+                signer=_signer_of(doc, "authorization"),
+                amended_by=[{**_ref(a), "what": _what(a)} for a in amendments],
             )
         if not isinstance(doc, Alvara):
             return None
@@ -236,7 +282,23 @@ class GrantVerification:
             drivers=_drivers_of(auth),
             superseded_by=_successor(doc),
             sha256=_sha256_of(doc, "alvara"),
+            signer=_signer_of(doc, "alvara"),
         )
+
+
+def _amendment_verification(doc: Amendment, pack: Pack) -> Verification:
+    """An act of amendment is authentic once issued; it shows what it changed and the act it amends."""
+    auth = doc.authorization
+    issued_on = doc.issued_at.astimezone(pack.tz).date()
+    return Verification(
+        kind="amendment", document=doc.act_name, number=doc.number, status="issued", valid=True,
+        label=f"emitido em {issued_on:%d/%m/%Y}", valid_until=None, modality=auth.modality,
+        modality_label=pack.modality_label(auth.modality), plate=auth.vehicle.display_plate if auth.vehicle_id else "",
+        holder=public_name(auth.holder), driver="", code=doc.verification_code, act_basis=doc.legal_basis,
+        sha256=_sha256_of(doc, "amendment"), signer=_signer_of(doc, "amendment"), amends=_ref(auth),
+        changes=[{"label": c.get("label", ""), "before": c.get("before", ""), "after": c.get("after", "")}
+                 for c in doc.changes], issued_on=issued_on,
+    )
 
 
 # --- quotas ---------------------------------------------------------------------------------

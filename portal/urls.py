@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from portal import api, second_factor, views
+from portal import api, notifications_api, second_factor, views
 from portal import auth_views as portal_auth_views
 from portal.auth_forms import BackgroundPasswordResetForm
 from portal.forms import LoginForm
@@ -14,6 +14,9 @@ api_v1 = [
     path("auth/token/", api.TokenView.as_view(), name="api-token"),
     path("accounts/", api.SignupView.as_view(), name="api-signup"),
     path("me/", api.MeView.as_view(), name="api-me"),
+    path("notifications/", notifications_api.NotificationListView.as_view(), name="api-notifications"),
+    path("notifications/<int:pk>/read/", notifications_api.NotificationReadView.as_view(),
+         name="api-notification-read"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("", include("licensing.api_urls")),

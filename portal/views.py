@@ -13,7 +13,6 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views import View
@@ -111,10 +110,9 @@ class NotificationListView(LoginRequiredMixin, TemplateView):
 def notification_read(request, pk: int):
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={request.path}")
-    note = get_object_or_404(Notification, pk=pk, recipient=request.user)
-    if note.read_at is None:
-        note.read_at = timezone.now()
-        note.save(update_fields=["read_at"])
+    from portal.notifications import mark_read
+
+    note = mark_read(get_object_or_404(Notification, pk=pk, recipient=request.user))
     if note.link and note.link.startswith("/"):
         return redirect(note.link)
     return redirect("notifications")

@@ -120,7 +120,7 @@ class DriverForm(CnhFieldsMixin, FriendlyRequiredMixin, forms.Form):
     dependents = forms.IntegerField(label="Dependentes", min_value=0, max_value=30, required=False)
 
 
-AUX_FIELDS = ("cpf", "name", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear")
+AUX_FIELDS = ("cpf", "name", "birth_date", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear")
 
 
 class AuxiliariesForm(forms.Form):
@@ -134,12 +134,14 @@ class AuxiliariesForm(forms.Form):
                                                           required=False)
             self.fields[f"aux{i}_cpf"] = forms.CharField(label=f"Auxiliar {i}: CPF", max_length=14, required=False,
                                                          widget=forms.TextInput(attrs={"inputmode": "numeric"}))
+            # the auxiliary meets the holder's requirements, the minimum age among them
+            self.fields[f"aux{i}_birth_date"] = date_field(f"Auxiliar {i}: data de nascimento", required=False)
             self.fields.update(cnh_fields(prefix=f"aux{i}_", label_prefix=f"Auxiliar {i}", required=False,
                                           ear_label="CNH com EAR", date_field=date_field))
 
     def groups(self):
-        return [[self[f"aux{i}_{f}"] for f in ("name", "cpf", "cnh_number", "cnh_category", "cnh_first_issued",
-                                                "cnh_ear")] for i in range(1, self.slots + 1)]
+        return [[self[f"aux{i}_{f}"] for f in ("name", "cpf", "birth_date", "cnh_number", "cnh_category",
+                                                "cnh_first_issued", "cnh_ear")] for i in range(1, self.slots + 1)]
 
     def clean(self):
         data = super().clean()

@@ -46,6 +46,11 @@ def dam_reference(fee: Fee) -> str:
     return f"DAM{fee.number.replace('/', '')}"
 
 
+def febraban_company_code(pack) -> str:
+    """The Prefeitura's 4-digit FEBRABAN code: setting FEBRABAN_CODE over the pack's."""
+    return getattr(settings, "FEBRABAN_CODE", "") or str(pack.municipality.get("febraban_code", "") or "")
+
+
 def fee_barcode(fee: Fee, pack=None) -> dict:
     """Barcode (44 digits, FEBRABAN collection layout, segment 1 — prefeituras) and linha
     digitável (48) of an issued DAM; {} when it cannot be paid by barcode (no FEBRABAN code of
@@ -54,7 +59,7 @@ def fee_barcode(fee: Fee, pack=None) -> dict:
     if fee.status != FeeStatus.ISSUED:
         return {}
     configured = getattr(settings, "FEBRABAN_CODE", "")
-    company = configured or str(pack.municipality.get("febraban_code", "") or "")
+    company = febraban_company_code(pack)
     if not company:
         return {}
     try:

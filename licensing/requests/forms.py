@@ -43,6 +43,11 @@ class AuxiliaryAddForm(CnhFieldsMixin, FriendlyRequiredMixin, forms.Form):
     cnh_number, cnh_category, cnh_first_issued, cnh_ear = cnh_fields(first_issued_required=False,
                                                                      date_field=_date).values()
 
+    def __init__(self, *args, documents=(), **kwargs):
+        """The pack's documents for an auxiliary driver, as in the application."""
+        super().__init__(*args, **kwargs)
+        self.fields["documents"] = _documents_field(list(documents))
+
 
 class AuxiliaryRemoveForm(FriendlyRequiredMixin, forms.Form):
     auxiliary = forms.ChoiceField(label="Condutor auxiliar")
@@ -55,8 +60,7 @@ class AuxiliaryRemoveForm(FriendlyRequiredMixin, forms.Form):
 
 
 class SubstitutionForm(FriendlyRequiredMixin, forms.Form):
-    ground = forms.ChoiceField(label="Motivo da substituição",
-                               choices=[("", "Escolha…")] + [(k, v[0]) for k, v in SUBSTITUTION_GROUNDS.items()])
+    ground = forms.ChoiceField(label="Motivo da substituição", required=False, choices=[("", "Escolha…")])
     vehicle_plate = forms.CharField(label="Placa do veículo substituto", max_length=8, help_text="Formato ABC1D23 ou ABC-1234.")
     vehicle_renavam = forms.CharField(label="RENAVAM", max_length=11, widget=forms.TextInput(attrs={"inputmode": "numeric"}))
     vehicle_make = forms.CharField(label="Marca", max_length=60)
@@ -70,6 +74,16 @@ class SubstitutionForm(FriendlyRequiredMixin, forms.Form):
     certificate_issuer = forms.ChoiceField(label="Certidão (perda total)", required=False,
                                            choices=[("", "Não se aplica")] + list(CERTIFICATE_ISSUERS.items()))
     certificate_number = forms.CharField(label="Número da certidão", required=False, max_length=60)
+
+    def __init__(self, *args, grounds: dict | None = None, **kwargs):
+        """Only the grounds the pack's law lists (ground → article); none listed, no field."""
+        super().__init__(*args, **kwargs)
+        if grounds:
+            self.fields["ground"].required = True
+            self.fields["ground"].choices = [("", "Escolha…")] + [
+                (code, f"{SUBSTITUTION_GROUNDS[code]} ({article})") for code, article in grounds.items()]
+        else:
+            del self.fields["ground"]
 
 
 class LeaveForm(FriendlyRequiredMixin, forms.Form):

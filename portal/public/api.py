@@ -14,6 +14,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from portal import regulation
+from portal.public import api_responses as R
 from portal.public import selectors
 from portal.public.http import api_cache
 
@@ -74,7 +75,7 @@ class QuotasView(APIView):
     authentication_classes: list = []
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses=R.QUOTAS)
     def get(self, request):
         return api_cache(Response(selectors.quotas(regulation.current())), 300)
 
@@ -87,7 +88,7 @@ class VerifyView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "verify"
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: R.VERIFICATION, 404: R.NOT_VERIFIED})
     def get(self, request, code: str):
         doc = selectors.document_by_code(code)
         if doc is None:
@@ -118,8 +119,9 @@ class OpenAuthorizationsView(APIView):
             OpenApiParameter("q", OpenApiTypes.STR),
             OpenApiParameter("modality", OpenApiTypes.STR),
             OpenApiParameter("page", OpenApiTypes.INT),
+            OpenApiParameter("page_size", OpenApiTypes.INT),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses=R.OPEN_DATA,
     )
     def get(self, request):
         q, modality = (

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
+from portal.client_ip import client_ip
+
 
 def public_cache(request, response, max_age: int):
     """Public pages may be cached by anyone when nobody is signed in (the header shows the user)."""
@@ -31,10 +33,6 @@ def _rate(scope: str) -> tuple[int, int]:
     count, _, period = rate.partition("/")
     seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
     return int(count), seconds
-
-
-def client_ip(request) -> str:
-    return request.META.get("REMOTE_ADDR", "")
 
 
 def throttled(request, scope: str) -> bool:

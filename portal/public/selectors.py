@@ -63,7 +63,7 @@ def open_data_row(grant) -> dict:
 # --- verification -------------------------------------------------------------------------
 @dataclass
 class Verification:
-    kind: str  # "authorization" | "alvara" | "infraction"
+    kind: str  # "authorization" | "alvara" | "amendment" | "infraction"
     document: str
     number: str
     status: str
@@ -82,6 +82,11 @@ class Verification:
     drivers: list[str] = field(default_factory=list)  # names of the drivers authorized on it
     superseded_by: dict | None = None  # {"document", "number", "code"} of the document in force
     sha256: str | None = None  # of the PDF as issued (portal.issued), when stored
+    signer: str = ""  # who signed the PDF as issued (PAdES), when signed
+    amends: dict | None = None  # an act of amendment: {"document", "number", "code"} of the act it amends
+    changes: list[dict] = field(default_factory=list)  # what an act of amendment changed [{label, before, after}]
+    issued_on: date | None = None
+    amended_by: list[dict] = field(default_factory=list)  # acts of amendment: {"document", "number", "code", "what"}
 
     @property
     def status_label(self) -> str:
@@ -107,6 +112,11 @@ class Verification:
         if self.kind != "infraction":
             out.update({"vehicle": self.vehicle, "drivers": self.drivers, "superseded_by": self.superseded_by,
                         "sha256": self.sha256})
+        if self.kind == "authorization":
+            out["amended_by"] = self.amended_by
+        if self.kind == "amendment":
+            out.update({"amends": self.amends, "changes": self.changes,
+                        "issued_on": self.issued_on.isoformat() if self.issued_on else None})
         return out
 
 

@@ -9,6 +9,8 @@ from django.utils.http import urlencode
 from django.views import View
 
 from portal import regulation
+from portal.forms import CheckPdfForm
+from portal.issued import identical_to_issued, sha256_hex
 from portal.public import charts, selectors
 from portal.public.http import cached_page, public_cache, throttled
 
@@ -101,6 +103,43 @@ class VerifyCodeView(View):
         vary = f"{_vary(pack)}|{selectors.grants_fingerprint()}"
         response = cached_page(request, build, timeout=300, vary=vary)
         return public_cache(request, response, 30)
+
+
+ISSUED_KIND_LABELS = {"authorization": "ato de outorga", "amendment": "ato de alteração", "alvara": "alvará"}
+
+
+class CheckPdfView(View):
+    """GET/POST /verificar/conferir-pdf/ — is this PDF exactly the one the portal issued?
+
+    The answer is by SHA-256 of the bytes (portal.issued.identical_to_issued): a re-saved,
+    printed-and-scanned or one-byte-changed copy is not the issued document. The file is judged
+    by its content and size (portal.uploads) and never stored; the POST is throttled."""
+
+    template_name = "public/check_pdf.html"
+
+    def get(self, request):
+        response = render(request, self.template_name, {"form": CheckPdfForm()})
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+    def post(self, request):
+        if throttled(request, "verify_pdf"):
+            return _too_many(request)
+        form = CheckPdfForm(request.POST, request.FILES)
+        ctx: dict = {"form": form}
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data["pdf_bytes"]
+            doc = identical_to_issued(data)
+            ctx.update({"checked": True, "sha256": sha256_hex(data), "size": len(data), "issued": doc})
+            if doc is not None:
+                found = selectors.document_by_code(doc.verification_code) if doc.verification_code else None
+                ctx["result"] = selectors.verification_of(found, regulation.current()) if found is not None else None
+                ctx["kind_label"] = ISSUED_KIND_LABELS.get(doc.kind, doc.kind)
+            status = 200 if doc is not None else 404
+        response = render(request, self.template_name, ctx, status=status)
+        response["Cache-Control"] = "private, no-store"
+        return response
 
 
 class TransparencyView(View):

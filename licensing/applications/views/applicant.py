@@ -45,9 +45,11 @@ from licensing.applications.selectors import (
     approval_blockers,
     current_documents,
     pending_ranking,
+    plate_conflict,
     required_documents,
 )
 from licensing.fees.services import application_tff, application_tff_issue
+from licensing.grants.selectors import act_chain
 from portal import regulation
 from portal.audit import audit_log, history_for
 from portal.audit_actions import AUDIT_ACTION_LABELS, AuditAction
@@ -55,7 +57,7 @@ from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.numbers import brl
 from portal.refusals import refusal_status
 from portal.roles import Role, has_role
-from portal.uploads import serve_private_file
+from portal.uploads import sandboxed_file_response
 from portal.views import RoleRequiredMixin
 
 CLERK = (Role.CLERK, Role.ADMIN)
@@ -196,7 +198,7 @@ class ApplicationStepView(WizardMixin, View):
             slots = int(pack.value("auxiliary.max", app.modality, default=2))
             initial = {}
             for a in app.auxiliaries.all():
-                for f in ("cpf", "name", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear"):
+                for f in ("cpf", "name", "birth_date", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear"):
                     initial[f"aux{a.position}_{f}"] = getattr(a, f)
             return AuxiliariesForm(data, initial=initial, slots=max(slots, 0))
         return None
@@ -390,6 +392,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
             "requirements": list(app.requirements.all()), "inspection": inspection,
             "just_submitted": request.GET.get("protocolado") == "1" and app.protocol,
             "alvaras": list(app.authorization.alvaras.all()) if app.authorization else [],
+            "chain": act_chain(app.authorization) if app.authorization and (is_clerk or is_owner) else [],
             "has_declaration": declaration_item(app) is not None,
             "crumbs": _crumbs(("Meus requerimentos" if is_owner and not is_clerk else "Requerimentos",
                                reverse("licensing-queue") if is_clerk else reverse(
@@ -403,6 +406,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 "reject_form": forms.get("reject_form") or RejectForm(),
                 "blockers": _summarise(approval_blockers(app)) if app.status in OPEN_APPLICATION_STATUSES else [],
                 "ranking": _ranking_note(app),
+                "plate_conflict": plate_conflict(app),
                 "pending_documents": sum(1 for row in items if row["doc"] is not None
                                          and row["doc"].status == DocumentStatus.PENDING)
                 if app.status in OPEN_APPLICATION_STATUSES and app.status != ApplicationStatus.DRAFT else 0,
@@ -470,10 +474,5 @@ class DocumentFileView(RoleRequiredMixin, View):
             raise Http404("O arquivo foi apagado pela política de retenção de dados (LGPD).")
         audit_log(actor=request.user, obj=app, action=AuditAction.DOCUMENT_VIEWED, data={"document": doc.pk, "type": doc.type})
         ext = doc.file.name.rsplit(".", 1)[-1]
-        response = serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
-        # shown inside the clerk's page (same origin only); a PDF needs the browser's viewer, so no sandbox
-        response["X-Frame-Options"] = "SAMEORIGIN"
-        sandbox = "" if doc.mime == "application/pdf" else "; sandbox"
-        response["Content-Security-Policy"] = (
-            "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'" + sandbox)
-        return response
+        # shown inside the clerk's page (same origin only), images sandboxed (portal.uploads)
+        return sandboxed_file_response(doc.file, f"{doc.type.replace(':', '-')}.{ext}", mime=doc.mime)
