@@ -180,7 +180,7 @@ def amendment_issue(
         source=source[:100], legal_basis=basis, alvara=alvara, verification_code=verification_code(),
         issued_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    audit_log(actor=actor, obj=amendment, action="amendment_issued", reason=amendment.reason,
+    audit_log(actor=actor, obj=amendment, action=AuditAction.AMENDMENT_ISSUED, reason=amendment.reason,
               data={"number": amendment.number, "amends": authorization.number, "kind": kind,
                     "changes": changes, "alvara": alvara.number if alvara else None})
     freeze_on_commit(amendment, "amendment")
