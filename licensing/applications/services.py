@@ -326,8 +326,29 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
         setattr(application, name, value)
     if auxiliaries is not None:
         _save_auxiliaries(application, auxiliaries)
+    if step in (application.typed or {}):
+        application.typed = {k: v for k, v in application.typed.items() if k != step}  # judged now
     application.save()
     audit_log(actor=actor, obj=application, action="application_draft_saved", data={"step": step})
+    return application
+
+
+TYPED_MAX_CHARS = 300  # per field: more than any field of the wizard takes
+
+
+@transaction.atomic
+def application_keep_typed(*, actor, application: Application, step: str, values: dict[str, str]) -> Application:
+    """"Salvar e continuar depois" on a step that is not complete or not valid yet: keep what
+    was typed, as typed, without judging it (the step is judged when it is continued, and the
+    draft cannot be protocolled while a step holds unjudged values)."""
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if application.status != ApplicationStatus.DRAFT:
+        raise InvalidTransition("Só é possível alterar um requerimento em rascunho.")
+    kept = {str(k): str(v)[:TYPED_MAX_CHARS] for k, v in values.items() if str(v).strip()}
+    application.typed = {**(application.typed or {}), step: kept}
+    application.save(update_fields=["typed", "updated_at"])
+    audit_log(actor=actor, obj=application, action="application_draft_saved",
+              data={"step": step, "unjudged_fields": sorted(kept)})
     return application
 
 
@@ -417,6 +438,11 @@ def application_submit(*, actor, application: Application) -> Application:
         errors["vehicle"] = ["Informe os dados do veículo."]
     if not application.cnh_category:
         errors["driver"] = ["Informe os dados da sua CNH."]
+    for step, label in (("vehicle", "veículo"), ("driver", "condutor"), ("auxiliaries", "auxiliares")):
+        if (application.typed or {}).get(step):
+            errors.setdefault(step, []).append(
+                f"A etapa “{label}” tem dados salvos para continuar depois e ainda não conferidos: "
+                "abra a etapa e use “Salvar e continuar”.")
     if errors:
         raise ValidationError(errors)
     auxiliaries = list(application.auxiliaries.all())

@@ -178,26 +178,40 @@ class ApplicationNewView(WizardMixin, View):
 class ApplicationStepView(WizardMixin, View):
     def _form(self, app, step, data=None):
         pack = regulation.current()
+        # what was typed and kept "for later" is the latest word on every field of its step
+        typed = (app.typed or {}).get(step)
         if step == "vehicle":
             v = app.vehicle
             initial = {f: getattr(v, f) for f in VehicleForm.base_fields} if v else {}
             if v:
                 initial["plate"] = v.display_plate
-            return VehicleForm(data, initial=initial)
+            return VehicleForm(data, initial=typed or initial)
         if step == "driver":
             profile = ApplicantProfile.objects.filter(user=app.applicant).first()
             initial = {f: getattr(app, f) for f in DriverForm.base_fields}
             if not app.cnh_category and profile:
                 initial.update({f: getattr(profile, f) for f in DriverForm.base_fields if hasattr(profile, f)})
-            return DriverForm(data, initial=initial)
+            return DriverForm(data, initial=typed or initial)
         if step == "auxiliaries":
             slots = int(pack.value("auxiliary.max", app.modality, default=2))
             initial = {}
             for a in app.auxiliaries.all():
                 for f in ("cpf", "name", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear"):
                     initial[f"aux{a.position}_{f}"] = getattr(a, f)
-            return AuxiliariesForm(data, initial=initial, slots=max(slots, 0))
+            return AuxiliariesForm(data, initial=typed or initial, slots=max(slots, 0))
         return None
+
+    def _keep_typed(self, request, app, step, form):
+        """"Salvar e continuar depois" with a step not valid yet: keep the values as typed."""
+        values = {name: request.POST.get(name, "") for name in form.fields if name in request.POST}
+        try:
+            services.application_keep_typed(actor=request.user, application=app, step=step, values=values)
+        except SERVICE_ERRORS as exc:
+            messages.error(request, _message(exc))
+            return redirect("licensing-application", pk=app.pk)
+        messages.success(request, f"Rascunho salvo com o que você digitou. A etapa “{dict(STEPS)[step]}” será "
+                                  "conferida quando você clicar em “Salvar e continuar”.")
+        return redirect("licensing-my-applications")
 
     def _docs_ctx(self, app):
         sent = current_documents(app)
@@ -244,6 +258,8 @@ class ApplicationStepView(WizardMixin, View):
                 mapping = {f"auxiliary_drivers.{i}.{f}": f"aux{i}_{f}" for i in range(1, 6)
                            for f in ("cpf", "name", "cnh_category", "cnh_first_issued", "cnh_ear", "birth_date")}
                 apply_errors(form, exc, mapping)
+                if request.POST.get("later"):
+                    return self._keep_typed(request, app, step, form)
             else:
                 nxt = STEP_NAMES[STEP_NAMES.index(step) + 1]
                 if STEP_NAMES.index(nxt) > STEP_NAMES.index(app.wizard_step or "modality"):
@@ -253,6 +269,8 @@ class ApplicationStepView(WizardMixin, View):
                     messages.success(request, "Rascunho salvo. Você pode continuar depois em “Meus requerimentos”.")
                     return redirect("licensing-my-applications")
                 return redirect(_step_url(app, nxt))
+        elif request.POST.get("later"):
+            return self._keep_typed(request, app, step, form)
         return self.render_step(request, app, step, form, status=400)
 
 
