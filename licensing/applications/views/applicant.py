@@ -44,6 +44,7 @@ from licensing.applications.selectors import (
     applications_visible_to,
     approval_blockers,
     current_documents,
+    document_label,
     pending_ranking,
     required_documents,
 )
@@ -65,6 +66,7 @@ def _message(exc) -> str:
     """One line for a flash message from a service error."""
     return "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
 STATUS_LABELS = dict(ApplicationStatus.choices)
+DOCUMENT_STATUS_LABELS = dict(DocumentStatus.choices)
 ACTION_LABELS = AUDIT_ACTION_LABELS  # one vocabulary: portal.audit_actions.AuditAction
 STEPS = [("modality", "Modalidade"), ("vehicle", "Veículo"), ("driver", "Condutor"), ("auxiliaries", "Auxiliares"),
          ("documents", "Documentos"), ("review", "Conferir e enviar")]
@@ -396,11 +398,14 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                           "upload_form": UploadForm(initial={"type": item.code}),
                           "review_form": ReviewForm(prefix=f"d{doc.pk}") if doc else None})
         inspection = app.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()
+        checklist = [row["item"] for row in items]
         ctx = {
             "application": app, "items": items, "is_clerk": is_clerk, "is_owner": is_owner, "tff": tff,
             "history": [{"at": e.at, "label": ACTION_LABELS.get(e.action, e.action),
-                         "to": STATUS_LABELS.get(e.to_state, e.to_state),
-                         "reason": e.reason, "type": (e.data or {}).get("type", "")}
+                         "to": STATUS_LABELS.get(e.to_state) or DOCUMENT_STATUS_LABELS.get(e.to_state, e.to_state),
+                         "reason": e.reason, "actor": e.actor_name if is_clerk else "",
+                         "type": document_label(app, (e.data or {})["type"], checklist)
+                         if (e.data or {}).get("type") else ""}
                         for e in history_for(app) if e.action != "document_viewed" or is_clerk],
             "requirements": list(app.requirements.all()), "inspection": inspection,
             "just_submitted": request.GET.get("protocolado") == "1" and app.protocol,
