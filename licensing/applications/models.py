@@ -301,6 +301,8 @@ class Inspection(models.Model):
 
     application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="inspections")
     scheduled_for = models.DateTimeField("agendada para")
+    location = models.CharField("local", max_length=200, blank=True,
+                                help_text="Onde o veículo deve ser apresentado (endereço ou pátio).")
     agent = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="inspections", verbose_name="agente"
     )

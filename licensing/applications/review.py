@@ -97,15 +97,18 @@ def requirement_raise(*, actor, application: Application, text: str, document_ty
 
 
 @transaction.atomic
-def inspection_schedule(*, actor, application: Application, scheduled_for: datetime, agent) -> Inspection:
+def inspection_schedule(*, actor, application: Application, scheduled_for: datetime, agent,
+                        location: str = "") -> Inspection:
     application = _lock(application)
     if agent is None or not has_role(agent, Role.AGENT):
         raise ValidationError({"agent": ["Escolha um agente de fiscalização."]})
+    location = (location or "").strip()[:200]
     inspection = Inspection.objects.create(application=application, scheduled_for=scheduled_for, agent=agent,
-                                           scheduled_by=actor)
+                                           scheduled_by=actor, location=location)
     when = timezone.localtime(scheduled_for, regulation.current().tz)
+    where = f", local: {location}" if location else ""
     _transition(application, ApplicationStatus.INSPECTION_SCHEDULED, actor=actor,
-                reason=f"Vistoria agendada para {when:%d/%m/%Y às %H:%M}", action="inspection_scheduled",
+                reason=f"Vistoria agendada para {when:%d/%m/%Y às %H:%M}{where}", action="inspection_scheduled",
                 data={"inspection": inspection.pk, "agent": agent.pk})
     return inspection
 

@@ -360,7 +360,7 @@ def _status_link(application: Application) -> str:
 
 
 def _transition(application: Application, to: str, *, actor, reason: str = "", action: str = "application_status",
-                data: dict | None = None) -> None:
+                data: dict | None = None, notice: tuple[str, str] | None = None) -> None:
     """Move a locked application to ``to`` (checked against APPLICATION_TRANSITIONS), audit and notify."""
     before = application.status
     if to not in APPLICATION_TRANSITIONS.get(before, set()):
@@ -374,8 +374,11 @@ def _transition(application: Application, to: str, *, actor, reason: str = "", a
     body = f"Seu requerimento {application.protocol or ''} passou para: {label}."
     if reason:
         body += f"\nMotivo: {reason}"
+    link = _status_link(application)
+    if notice is not None:  # a decision names what it issued and links to it
+        body, link = notice
     notify(recipient=application.applicant, subject=f"Requerimento {application.protocol or ''}: {label}".replace("  ", " "),
-           body=body, link=_status_link(application))
+           body=body, link=link)
 
 
 def _lock(application: Application) -> Application:
@@ -547,8 +550,13 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     application.decided_at = timezone.now()
     application.decided_by = actor
     application.decision_reason = "Deferido"
+    docs = "".join(f"; {a.doc_name} nº {a.number}" for a in alvaras)
+    notice = (f"Seu requerimento {application.protocol} foi deferido: {authorization.act_name} nº "
+              f"{authorization.number}, válida até {authorization.valid_until:%d/%m/%Y}{docs}. "
+              "O ato em PDF está no link abaixo; os alvarás, na página do requerimento.",
+              reverse("api-authorization-act-pdf", kwargs={"pk": authorization.pk}))
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
-                data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
+                data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]}, notice=notice)
     return authorization, alvaras
 
 

@@ -40,6 +40,7 @@ from licensing.applications.models import (
     ApplicationStatus,
     DocumentStatus,
 )
+from licensing.applications.next_steps import next_steps
 from licensing.applications.selectors import (
     applications_visible_to,
     approval_blockers,
@@ -219,10 +220,8 @@ class ApplicationStepView(WizardMixin, View):
         sent = current_documents(app)
         tff = application_tff(app)
         waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
-        error = _pop_upload_error(self.request, app)
-        return {"items": [{"item": i, "doc": sent.get(i.code), "form": UploadForm(initial={"type": i.code}),
-                           "waived": i.code == waived, "error": error.get("text") if error.get("code") == i.code else ""}
-                          for i in required_documents(app)],
+        result = _pop_upload_error(self.request, app)
+        return {"items": upload_rows(required_documents(app), sent, result, waived),
                 "has_declaration": declaration_item(app) is not None, "tff": tff, "is_owner": True}
 
     def get(self, request, pk, step):
@@ -313,39 +312,63 @@ class ApplicationWithdrawView(RoleRequiredMixin, View):
 
 
 def _pop_upload_error(request, app) -> dict:
-    """The item whose last upload was refused, and why (set by DocumentUploadView)."""
-    error = request.session.get("upload_error")
-    if error and error.get("application") == app.pk:
-        del request.session["upload_error"]
-        return error
-    return {}
+    """{item code: why its last file was refused, or "" when it was received} from the last
+    upload (set by DocumentUploadView), shown beside each item."""
+    result = request.session.get("upload_result")
+    if result and result.get("application") == app.pk:
+        del request.session["upload_result"]
+        return {"errors": result.get("errors", {}), "received": result.get("received", [])}
+    return {"errors": {}, "received": []}
+
+
+def upload_rows(items, sent: dict, result: dict, waived: str) -> list[dict]:
+    return [{"item": i, "doc": sent.get(i.code), "waived": i.code == waived,
+             "error": result["errors"].get(i.code, ""), "received": i.code in result["received"]} for i in items]
+
+
+FILE_PREFIX = "file-"  # one file input per checklist item: name "file-<item code>"
 
 
 class DocumentUploadView(RoleRequiredMixin, View):
+    """Files for one or several checklist items in one post; each item is judged on its own
+    (one refused file does not stop the others), and the page returns to the first item that
+    needs attention (a refused one, else the last received)."""
+
     roles = (Role.APPLICANT,)
 
     def post(self, request, pk):
         app = _own_draft(request, pk)
-        form = UploadForm(request.POST, request.FILES)
         back = _step_url(app, "documents") if app.status == ApplicationStatus.DRAFT else reverse(
             "licensing-application", kwargs={"pk": app.pk})
-        if not form.is_valid():
+        chosen = [(name[len(FILE_PREFIX):], f) for name, f in request.FILES.items() if name.startswith(FILE_PREFIX)]
+        form = UploadForm(request.POST, request.FILES)
+        if not chosen and form.is_valid():  # the single-item form (API clients, older pages)
+            chosen = [(form.cleaned_data["type"], form.cleaned_data["file"])]
+        if not chosen:
             messages.error(request, "Escolha um arquivo PDF, JPEG ou PNG para enviar.")
             return redirect(back)
-        code = form.cleaned_data["type"]
-        label = next((i.label for i in required_documents(app) if i.code == code), code)
-        try:
-            doc = services.document_upload(actor=request.user, application=app, doc_type=code,
-                                           file=form.cleaned_data["file"])
-        except SERVICE_ERRORS as exc:
-            text = _message(exc)
-            messages.error(request, f"O arquivo enviado para “{label}” não foi aceito: {text} "
-                                    "Os arquivos já enviados continuam guardados.")
-            # shown again beside the item, which the page scrolls to
-            request.session["upload_error"] = {"application": app.pk, "code": code, "text": text}
-            return redirect(f"{back}#doc-{code}")
-        messages.success(request, f"Arquivo recebido para o item “{label}”.")
-        return redirect(f"{back}#doc-{doc.type}")
+        labels = {i.code: i.label for i in required_documents(app)}
+        errors: dict[str, str] = {}
+        received: list[str] = []
+        for code, file in chosen[:len(labels) or 1]:
+            try:
+                services.document_upload(actor=request.user, application=app, doc_type=code, file=file)
+            except SERVICE_ERRORS as exc:
+                errors[code] = _message(exc)
+            else:
+                received.append(code)
+        if received:
+            names = "; ".join(f"“{labels.get(c, c)}”" for c in received)
+            messages.success(request, f"{'Arquivo recebido' if len(received) == 1 else 'Arquivos recebidos'} "
+                                      f"para {names}.")
+        if errors:
+            names = "; ".join(f"“{labels.get(c, c)}”: {t}" for c, t in errors.items())
+            messages.error(request, f"Não {'foi aceito o arquivo' if len(errors) == 1 else 'foram aceitos os arquivos'} "
+                                    f"de {names} Os arquivos já enviados continuam guardados.")
+        # shown again beside each item, which the page scrolls to
+        request.session["upload_result"] = {"application": app.pk, "errors": errors, "received": received}
+        focus = next(iter(errors), None) or received[-1]
+        return redirect(f"{back}#doc-{focus}")
 
 
 class ApplicationTffView(RoleRequiredMixin, View):
@@ -386,7 +409,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
         tff = application_tff(app) if is_clerk or is_owner else None
         waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
         items = []
-        error = _pop_upload_error(request, app) if is_owner else {}
+        result = _pop_upload_error(request, app) if is_owner else {"errors": {}, "received": []}
         open_reqs = [r for r in app.requirements.all() if r.is_open]
         for item in required_documents(app):
             doc = sent.get(item.code)
@@ -394,10 +417,10 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 doc is None or doc.status == DocumentStatus.REJECTED
                 or any(r.document_type in ("", item.code) for r in open_reqs))
             items.append({"item": item, "doc": doc, "can_upload": can_upload, "waived": item.code == waived,
-                          "error": error.get("text") if error.get("code") == item.code else "",
-                          "upload_form": UploadForm(initial={"type": item.code}),
+                          "error": result["errors"].get(item.code, ""), "received": item.code in result["received"],
                           "review_form": ReviewForm(prefix=f"d{doc.pk}") if doc else None})
         inspection = app.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()
+        just_submitted = request.GET.get("protocolado") == "1" and app.protocol
         checklist = [row["item"] for row in items]
         ctx = {
             "application": app, "items": items, "is_clerk": is_clerk, "is_owner": is_owner, "tff": tff,
@@ -408,13 +431,17 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                          if (e.data or {}).get("type") else ""}
                         for e in history_for(app) if e.action != "document_viewed" or is_clerk],
             "requirements": list(app.requirements.all()), "inspection": inspection,
-            "just_submitted": request.GET.get("protocolado") == "1" and app.protocol,
+            "just_submitted": just_submitted,
             "alvaras": list(app.authorization.alvaras.all()) if app.authorization else [],
+            "can_upload_any": app.status != ApplicationStatus.DRAFT and any(
+                r["can_upload"] and not r["waived"] for r in items),
             "has_declaration": declaration_item(app) is not None,
             "crumbs": _crumbs(("Meus requerimentos" if is_owner and not is_clerk else "Requerimentos",
                                reverse("licensing-queue") if is_clerk else reverse(
                                    "licensing-my-applications") if is_owner else None), (str(app), None)),
         }
+        if is_owner and not just_submitted:  # what to do now, at the top (the panel shows the same)
+            ctx["next_steps"] = [c for c in next_steps(request.user) if c["app"] == app.pk and c["kind"] != "waiting"]
         if is_clerk:
             ctx.update({
                 "requirement_form": forms.get("requirement_form") or RequirementForm(

@@ -83,7 +83,8 @@ def test_html_journey(slug, modality, load_pack, web, applicant, clerk, agent):
         assert r.status_code == 302
     assert AuditEntry.objects.filter(action="document_viewed", object_id=str(app.pk)).count() == app.documents.count()
     r = desk.post(reverse("licensing-schedule", kwargs={"pk": app.pk}),
-                  {"agent": agent.pk, "date": _br(today + timedelta(days=2)), "time": "09:30"})
+                  {"agent": agent.pk, "date": _br(today + timedelta(days=2)), "time": "09:30",
+                   "location": "Pátio da Secretaria"})
     assert r.status_code == 302
     field = web(agent)
     inspection = app.inspections.get()
