@@ -409,6 +409,12 @@ def first_steps(user) -> bool:
     return not Application.objects.filter(applicant=user).exists()
 
 
+def _next_steps(user) -> list[dict]:
+    from licensing.applications.next_steps import next_steps
+
+    return next_steps(user)
+
+
 # --- ops ------------------------------------------------------------------------------------
 def _aged_vehicles():
     from licensing.grants.selectors import aged_vehicles_queryset
@@ -439,6 +445,7 @@ def register() -> None:
     registry.provide(registry.STATS_DAYS_SINCE_ISSUE, average_days_since_issue)
     registry.provide(registry.STATS_DAYS_TO_GRANT, average_days_protocol_to_grant)
     registry.provide(registry.FIRST_STEPS, first_steps)
+    registry.provide(registry.NEXT_STEPS, _next_steps)
     registry.provide(registry.OPS_AGED_VEHICLES, _aged_vehicles)
     registry.provide(registry.OPS_DESCRIBE_AGED, _describe_aged)
     registry.register_verification(_GRANT_VERIFICATION)

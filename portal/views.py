@@ -63,6 +63,8 @@ class DashboardView(LoginRequiredMixin, TemplateView):
         if has_role(self.request.user, Role.APPLICANT) and registry.has(registry.FIRST_STEPS):
             # a new applicant sees where to start instead of a bare list of links
             ctx["first_steps"] = registry.call(registry.FIRST_STEPS, self.request.user)
+            if registry.has(registry.NEXT_STEPS):  # the next thing to do, before anything else
+                ctx["next_steps"] = registry.call(registry.NEXT_STEPS, self.request.user)
         return ctx
 
 
