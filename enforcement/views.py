@@ -20,7 +20,7 @@ from portal import regulation
 from portal.audit import history_for
 from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation
-from portal.pdf import qr_svg_data_uri, render_pdf, verification_url
+from portal.pdf import qr_png_data_uri, render_pdf, verification_url
 from portal.roles import STAFF_ROLES, Role, has_role
 from portal.uploads import serve_private_file
 from portal.validators import mask_cpf
@@ -600,7 +600,7 @@ def infraction_pdf(request, inf, doc: str) -> HttpResponse:
         defense_basis=pack.basis("defense.days", inf.modality or None),
         masked_driver_cpf=mask_cpf(inf.driver_cpf) if inf.driver_cpf else "",
         verify_url=verification_url(inf.verification_code) if inf.verification_code else "",
-        qr=qr_svg_data_uri(verification_url(inf.verification_code)) if inf.verification_code else "",
+        qr=qr_png_data_uri(verification_url(inf.verification_code)) if inf.verification_code else "",
     )
     response = HttpResponse(render_pdf(template, ctx), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
