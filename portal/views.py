@@ -42,7 +42,16 @@ class RoleRequiredMixin(LoginRequiredMixin):
 
 
 class HomeView(TemplateView):
+    """The home page. For anonymous visitors it is the same page for everyone (a minute's
+    public cache, kept by portal.page_cache until the data change); signed-in people get
+    theirs, private."""
+
     template_name = "portal/home.html"
+
+    def get(self, request, *args, **kwargs):
+        from portal.public.http import public_cache
+
+        return public_cache(request, super().get(request, *args, **kwargs), 60)
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

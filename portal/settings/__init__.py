@@ -75,6 +75,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "portal.middleware.RequestSizeLimitMiddleware",
     "portal.middleware.PrivateResponseMiddleware",
+    # anonymous public GETs answered from the shared cache before sessions, auth, CSRF, CSP and
+    # the view run (portal/page_cache.py says what is stored and why it stays correct)
+    "portal.page_cache.PublicPageCacheMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
