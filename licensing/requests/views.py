@@ -89,7 +89,7 @@ ACTION_LABELS = {
 }
 # Coded values of the requests' data, in words (the codes come from rules.py, with their articles).
 VALUE_LABELS: dict[str, dict[str, str]] = {
-    "ground": {**{code: label for code, (label, _) in SUBSTITUTION_GROUNDS.items()}, **TRANSFER_GROUNDS},
+    "ground": {**SUBSTITUTION_GROUNDS, **TRANSFER_GROUNDS},
     "relationship": dict(HEIR_RELATIONSHIPS),
     "certificate_issuer": dict(CERTIFICATE_ISSUERS),
 }
