@@ -33,7 +33,7 @@ ACTION_LABELS = AUDIT_ACTION_LABELS  # one vocabulary: portal.audit_actions.Audi
 
 def _history(inf) -> list[dict]:
     return [{"at": e.at, "label": ACTION_LABELS.get(e.action, e.action), "from": e.from_state, "to": e.to_state,
-             "actor": e.actor_label, "reason": e.reason} for e in history_for(inf)]
+             "actor": e.actor_name, "reason": e.reason} for e in history_for(inf)]
 
 
 def _context_for(inf, user) -> dict:

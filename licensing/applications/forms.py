@@ -190,6 +190,8 @@ class ScheduleForm(FriendlyRequiredMixin, forms.Form):
     date = date_field("Data da vistoria")
     time = forms.TimeField(label="Horário", input_formats=["%H:%M"], help_text="No formato HH:MM.",
                            widget=forms.TimeInput(format="%H:%M", attrs={"inputmode": "numeric", "placeholder": "HH:MM"}))
+    location = forms.CharField(label="Local", max_length=200,
+                               help_text="Onde o veículo deve ser apresentado; o requerente vê no painel.")
 
     def __init__(self, *args, **kwargs):
         from django.contrib.auth import get_user_model
@@ -198,6 +200,8 @@ class ScheduleForm(FriendlyRequiredMixin, forms.Form):
 
         super().__init__(*args, **kwargs)
         self.fields["agent"].queryset = get_user_model().objects.filter(groups__name=Role.AGENT).order_by("name")
+        office = regulation.current().municipality.get("office", "")
+        self.fields["location"].initial = office
 
     def clean_date(self):
         value = self.cleaned_data["date"]

@@ -326,8 +326,29 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
         setattr(application, name, value)
     if auxiliaries is not None:
         _save_auxiliaries(application, auxiliaries)
+    if step in (application.typed or {}):
+        application.typed = {k: v for k, v in application.typed.items() if k != step}  # judged now
     application.save()
     audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_DRAFT_SAVED, data={"step": step})
+    return application
+
+
+TYPED_MAX_CHARS = 300  # per field: more than any field of the wizard takes
+
+
+@transaction.atomic
+def application_keep_typed(*, actor, application: Application, step: str, values: dict[str, str]) -> Application:
+    """"Salvar e continuar depois" on a step that is not complete or not valid yet: keep what
+    was typed, as typed, without judging it (the step is judged when it is continued, and the
+    draft cannot be protocolled while a step holds unjudged values)."""
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if application.status != ApplicationStatus.DRAFT:
+        raise InvalidTransition("Só é possível alterar um requerimento em rascunho.")
+    kept = {str(k): str(v)[:TYPED_MAX_CHARS] for k, v in values.items() if str(v).strip()}
+    application.typed = {**(application.typed or {}), step: kept}
+    application.save(update_fields=["typed", "updated_at"])
+    audit_log(actor=actor, obj=application, action="application_draft_saved",
+              data={"step": step, "unjudged_fields": sorted(kept)})
     return application
 
 
@@ -339,7 +360,7 @@ def _status_link(application: Application) -> str:
 
 
 def _transition(application: Application, to: str, *, actor, reason: str = "", action: str = "application_status",
-                data: dict | None = None) -> None:
+                data: dict | None = None, notice: tuple[str, str] | None = None) -> None:
     """Move a locked application to ``to`` (checked against APPLICATION_TRANSITIONS), audit and notify."""
     before = application.status
     if to not in APPLICATION_TRANSITIONS.get(before, set()):
@@ -353,8 +374,11 @@ def _transition(application: Application, to: str, *, actor, reason: str = "", a
     body = f"Seu requerimento {application.protocol or ''} passou para: {label}."
     if reason:
         body += f"\nMotivo: {reason}"
+    link = _status_link(application)
+    if notice is not None:  # a decision names what it issued and links to it
+        body, link = notice
     notify(recipient=application.applicant, subject=f"Requerimento {application.protocol or ''}: {label}".replace("  ", " "),
-           body=body, link=_status_link(application))
+           body=body, link=link)
 
 
 def _lock(application: Application) -> Application:
@@ -417,6 +441,11 @@ def application_submit(*, actor, application: Application) -> Application:
         errors["vehicle"] = ["Informe os dados do veículo."]
     if not application.cnh_category:
         errors["driver"] = ["Informe os dados da sua CNH."]
+    for step, label in (("vehicle", "veículo"), ("driver", "condutor"), ("auxiliaries", "auxiliares")):
+        if (application.typed or {}).get(step):
+            errors.setdefault(step, []).append(
+                f"A etapa “{label}” tem dados salvos para continuar depois e ainda não conferidos: "
+                "abra a etapa e use “Salvar e continuar”.")
     if errors:
         raise ValidationError(errors)
     auxiliaries = list(application.auxiliaries.all())
@@ -521,8 +550,13 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     application.decided_at = timezone.now()
     application.decided_by = actor
     application.decision_reason = "Deferido"
+    docs = "".join(f"; {a.doc_name} nº {a.number}" for a in alvaras)
+    notice = (f"Seu requerimento {application.protocol} foi deferido: {authorization.act_name} nº "
+              f"{authorization.number}, válida até {authorization.valid_until:%d/%m/%Y}{docs}. "
+              "O ato em PDF está no link abaixo; os alvarás, na página do requerimento.",
+              reverse("api-authorization-act-pdf", kwargs={"pk": authorization.pk}))
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
-                data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
+                data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]}, notice=notice)
     return authorization, alvaras
 
 

@@ -31,10 +31,17 @@ from licensing.requests.models import (
     RequestKind,
     RequestStatus,
 )
+from licensing.requests.rules import (
+    CERTIFICATE_ISSUERS,
+    HEIR_RELATIONSHIPS,
+    SUBSTITUTION_GROUNDS,
+    TRANSFER_GROUNDS,
+)
 from portal import regulation
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.refusals import refusal_status
 from portal.roles import Role, has_role
+from portal.validators import format_cpf
 from portal.views import RoleRequiredMixin
 
 DESK = (Role.CLERK, Role.ADMIN)
@@ -80,6 +87,12 @@ ACTION_LABELS = {
     "lifecycle_request_filed": "pedido protocolado", "lifecycle_request_decided": "pedido decidido",
     "yearly_obligation_late": "apresentado depois do prazo",
 }
+# Coded values of the requests' data, in words (the codes come from rules.py, with their articles).
+VALUE_LABELS: dict[str, dict[str, str]] = {
+    "ground": {**SUBSTITUTION_GROUNDS, **TRANSFER_GROUNDS},
+    "relationship": dict(HEIR_RELATIONSHIPS),
+    "certificate_issuer": dict(CERTIFICATE_ISSUERS),
+}
 for _kind in KINDS.values():
     FIELD_LABELS.update(_kind.labels)
     ACTION_LABELS.update(_kind.action_labels)
@@ -114,8 +127,19 @@ def _state(value: str) -> str:
 
 
 def display_rows(data: dict) -> list[tuple[str, str]]:
-    """A request's data or effects as (Portuguese label, readable value) rows."""
-    return [(FIELD_LABELS.get(k, k), _display(v)) for k, v in (data or {}).items()]
+    """A request's data or effects as (Portuguese label, readable value) rows: coded values
+    (a ground, a relationship, an issuer) in words, CPFs formatted (staff and the holder only)."""
+    return [(FIELD_LABELS.get(k, k), _display_field(k, v)) for k, v in (data or {}).items()]
+
+
+def _display_field(key: str, value) -> str:
+    if isinstance(value, str) and value in VALUE_LABELS.get(key, {}):
+        return VALUE_LABELS[key][value]
+    if isinstance(value, str) and (key == "cpf" or key.endswith("_cpf")) and value.isdigit():
+        return format_cpf(value)
+    if isinstance(value, dict) and "number" not in value:
+        return "; ".join(f"{FIELD_LABELS.get(k, k)}: {_display_field(k, v)}" for k, v in value.items())
+    return _display(value)
 
 
 # --- holder ----------------------------------------------------------------------------

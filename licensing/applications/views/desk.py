@@ -174,7 +174,7 @@ class ScheduleView(ClerkActionView):
                                        regulation.current().tz)
             try:
                 applications_review.inspection_schedule(actor=request.user, application=app, scheduled_for=when,
-                                             agent=form.cleaned_data["agent"])
+                                             agent=form.cleaned_data["agent"], location=form.cleaned_data["location"])
             except SERVICE_ERRORS as exc:
                 status = apply_errors(form, exc)
             else:
