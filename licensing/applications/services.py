@@ -347,7 +347,7 @@ def application_keep_typed(*, actor, application: Application, step: str, values
     kept = {str(k): str(v)[:TYPED_MAX_CHARS] for k, v in values.items() if str(v).strip()}
     application.typed = {**(application.typed or {}), step: kept}
     application.save(update_fields=["typed", "updated_at"])
-    audit_log(actor=actor, obj=application, action="application_draft_saved",
+    audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_DRAFT_SAVED,
               data={"step": step, "unjudged_fields": sorted(kept)})
     return application
 
