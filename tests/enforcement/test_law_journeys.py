@@ -15,7 +15,7 @@ CPF_AUX = "11144477735"
 
 
 def _aux(cpf=CPF_AUX, name="Bob Auxiliar"):
-    return {"cpf": cpf, "name": name, "cnh_number": "02650306461", "cnh_category": "B",
+    return {"cpf": cpf, "name": name, "birth_date": "1985-03-10", "cnh_number": "02650306461", "cnh_category": "B",
             "cnh_first_issued": date(date.today().year - 10, 1, 1).isoformat(), "cnh_ear": True}
 
 
