@@ -82,3 +82,8 @@ class Vehicle(VehicleBase):
 
     def __str__(self) -> str:
         return f"{self.display_plate} — {self.make} {self.model}"
+
+    def rule_facts(self) -> dict:
+        """What the vehicle rules read (fleet.rules.vehicle_violations)."""
+        return {"manufacture_year": self.manufacture_year, "first_registration_date": self.first_registration_date,
+                "doors": self.doors, "seats": self.seats, "engine_cc": self.engine_cc, "color": self.color}

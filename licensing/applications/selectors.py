@@ -155,6 +155,18 @@ def required_documents(application: Application, auxiliaries: list | None = None
     return out
 
 
+def document_label(application: Application, code: str, items: list[RequiredDocument] | None = None) -> str:
+    """The checklist label of an upload's type ("cnh_ear:aux1" -> "CNH com EAR — condutor auxiliar 1: …"),
+    for notices and histories; a code no longer in the checklist still gets the pack's label."""
+    for item in items if items is not None else required_documents(application):
+        if item.code == code:
+            return item.label
+    base, _, suffix = (code or "").partition(":")
+    labels = {d["code"]: d["label"] for d in regulation.current().data.get("documents", [])}
+    label = labels.get(base, base.replace("_", " "))
+    return f"{label} — condutor auxiliar {suffix[3:]}" if suffix.startswith("aux") else label
+
+
 def _applies_to_holder_type(item: dict) -> bool:
     """Items marked for a kind of holder (pf / pj) apply only to it; applicants here are natural persons."""
     kinds = item.get("holder_types")

@@ -37,16 +37,11 @@ def _rate(scope: str) -> tuple[int, int]:
 
 def throttled(request, scope: str) -> bool:
     """True when this IP exceeded the scope's rate (same rates as the API's ScopedRateThrottle)."""
+    from portal.cache import window_hit
+
     limit, window = _rate(scope)
     bucket = int(time.time() // window)
-    key = f"html-throttle:{scope}:{client_ip(request)}:{bucket}"
-    try:
-        count = cache.incr(key)  # one round trip once the window has started
-    except ValueError:
-        if cache.add(key, 1, window + 1):
-            return False
-        count = cache.incr(key)
-    return count > limit
+    return window_hit(f"html-throttle:{scope}:{client_ip(request)}:{bucket}", window + 1) > limit
 
 
 def _anonymous(request) -> bool:

@@ -11,12 +11,14 @@ from django.urls import reverse
 
 from licensing.grants.models import (
     CURRENT_STATUSES,
+    AmendmentKind,
     Authorization,
     AuthorizationStatus,
 )
 from licensing.grants.selectors import active_bar
 from licensing.grants.services import (
     alvara_issue,
+    amendment_issue,
     authorization_set_status,
     ensure_plate_free,
     vehicle_bond_basis,
@@ -137,9 +139,17 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
               data={"number": successor.number, "predecessor": auth.number, "valid_until": successor.valid_until.isoformat()})
     result: dict[str, Any] = {"authorization": {"id": successor.pk, "number": successor.number},
                               "predecessor": auth.number}
+    alvara = None
     if alvara_scope(pack) != "none":
         alvara = alvara_issue(actor=actor, authorization=successor, person=new_holder)
         result["alvara"] = {"id": alvara.pk, "number": alvara.number}
+    amendment = amendment_issue(
+        actor=actor, authorization=auth, kind=AmendmentKind.TRANSFER, reason=reason or "Transferência da autorização",
+        changes=[{"label": "Titular", "before": auth.holder.display_name, "after": new_holder.display_name},
+                 {"label": "Ato em vigor", "before": f"{auth.act_name} nº {auth.number}",
+                  "after": f"{successor.act_name} nº {successor.number}"}],
+        source=f"pedido {req.protocol}", legal_basis=req.legal_basis, alvara=alvara)
+    result["amendment"] = {"id": amendment.pk, "number": amendment.number}
     if open_assignment is not None:
         _assignment_close(actor=actor, assignment=open_assignment, reason="Transferência da autorização")
         moved = StandAssignment.objects.create(
@@ -157,5 +167,6 @@ KIND = register(Kind(
     code=RequestKind.TRANSFER, form=forms.TransferForm, clean=clean, apply=apply, offered=offered,
     labels={"new_holder_cpf": "CPF do novo titular", "new_holder_name": "novo titular", "relationship": "parentesco",
             "event_on": "data do fato", "proof": "comprovação", "vehicle_plate": "placa do veículo",
-            "authorization": "nova autorização", "predecessor": "autorização anterior"},
+            "authorization": "nova autorização", "predecessor": "autorização anterior",
+            "amendment": "ato de alteração"},
 ))
