@@ -8,7 +8,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('licensing', '0009_applications_own_their_vehicle_rows'),
+        ('licensing', '0011_merge_second_round'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('portal', '0004_api_tokens'),
+        ('portal', '0005_notification_pix_payload'),
     ]
 
     operations = [
