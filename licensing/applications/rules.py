@@ -200,13 +200,15 @@ class RankingEntry:
     dependents: int | None
     bid: object
     submitted_at: object
+    cnh_days: int = 0  # "maior tempo de habilitação": counted in days, so 10 y 11 m ranks ahead of 10 y 1 m
+    cnh_months: int = 0  # completed months beyond ``cnh_years`` (shown)
 
 
 def _sort_value(entry: RankingEntry, criterion: str):
     if criterion == "renewal_first":
         return 0 if entry.renewal else 1
     if criterion == "cnh_years_desc":
-        return -entry.cnh_years
+        return -entry.cnh_days
     if criterion == "vehicle_newer":
         return -entry.vehicle_year
     if criterion == "cnh_points_asc":
@@ -231,7 +233,10 @@ def criterion_display(entry: RankingEntry, criterion: str) -> str:
     if criterion == "renewal_first":
         return "sim" if entry.renewal else "não"
     if criterion == "cnh_years_desc":
-        return str(entry.cnh_years)
+        years = f"{entry.cnh_years} ano{'s' if entry.cnh_years != 1 else ''}"
+        if entry.cnh_months:
+            years += f" e {entry.cnh_months} {'mês' if entry.cnh_months == 1 else 'meses'}"
+        return years
     if criterion == "vehicle_newer":
         return str(entry.vehicle_year)
     if criterion == "cnh_points_asc":
@@ -247,6 +252,36 @@ def criterion_display(entry: RankingEntry, criterion: str) -> str:
     if criterion == "registration_oldest":
         return f"{entry.submitted_at:%d/%m/%Y %H:%M}" if entry.submitted_at else "—"
     return ""
+
+
+def held_for(since: _date, today: _date) -> tuple[int, int, int]:
+    """Completed years, completed months beyond them, and days since ``since``."""
+    months = (today.year - since.year) * 12 + today.month - since.month - (1 if today.day < since.day else 0)
+    months = max(months, 0)
+    return months // 12, months % 12, max((today - since).days, 0)
+
+
+def deciding_criterion(ahead: RankingEntry, entry: RankingEntry, criteria: list[str]) -> str:
+    """The first criterion on which ``ahead`` ranks before ``entry`` (the protocol time if none)."""
+    for criterion in criteria:
+        if _sort_value(ahead, criterion) != _sort_value(entry, criterion):
+            return criterion
+    return "registration_oldest"
+
+
+def ranking_order_violation(*, position: int, free: int, protocol: str, ahead: RankingEntry, ahead_protocol: str,
+                            entry: RankingEntry, criteria: list[str], legal_basis: str) -> RuleViolation:
+    """A grant out of the ranking's order while the requests exceed the free places: refused,
+    naming the request ahead and the criterion that puts it ahead (e.g. art. 17, §6–7: renewals
+    first, then the longest CNH, the newest vehicle…; or the highest bid)."""
+    criterion = deciding_criterion(ahead, entry, criteria)
+    label = RANKING_LABELS.get(criterion, criterion)
+    return RuleViolation(
+        "ranking.order",
+        f"O requerimento {protocol} está em {position}º lugar na classificação e as vagas livres são {free}: "
+        f"o requerimento {ahead_protocol} está à frente pelo critério “{label}” "
+        f"({criterion_display(ahead, criterion)} × {criterion_display(entry, criterion)}). Decida primeiro os "
+        "pedidos dentro das vagas.", legal_basis, field="non_field_errors", conflict=True)
 
 
 def retention_expired(decided_or_idle_since: date, today: date, retention_days: int) -> bool:

@@ -36,6 +36,7 @@ from licensing.applications.selectors import (
     _receipt_waived_by_paid_tff,
     approval_blockers,
     current_documents,
+    pending_ranking,
     required_documents,
 )
 from licensing.fees.services import application_tff, tff_settle_on_grant
@@ -500,6 +501,7 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
                                             pack.basis("selection.method", modality), conflict=True)]
         if violations:
             raise violations[0]
+    _ranking_check(pack, application)
     renewed_until = None
     if previous is not None:
         renewed_until = rules.renewal_valid_until(previous.valid_until, pack.today(),
@@ -526,6 +528,27 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
                 data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
     return authorization, alvaras
+
+
+def _ranking_check(pack, application: Application) -> None:
+    """The ranking decides (e.g. art. 17, §6–7; a bidding's highest offer): while the requests
+    exceed the free places, only those ranked within them may be granted; renewals go first but,
+    where the quota binds them (``quota.binds_renewals``), not beyond it (see
+    ``selectors.Ranking``)."""
+    ranking = pending_ranking(application.modality)
+    position = ranking.position_of(application.pk)
+    if position is None or not ranking.exceeds or ranking.within(position):
+        return
+    basis = pack.basis("ranking.criteria", application.modality) or ranking.quota_basis
+    ahead = ranking.last_within()
+    if ahead is None:
+        raise RuleViolation("ranking.no_free_place", f"Não há vaga livre para o requerimento {application.protocol}: "
+                            f"as {ranking.slots} vagas estão ocupadas por outorgas vigentes.",
+                            ranking.quota_basis or basis, conflict=True)
+    raise rules.ranking_order_violation(
+        position=position, free=ranking.free, protocol=application.protocol, ahead=ahead,
+        ahead_protocol=ahead.key.protocol, entry=ranking.entries[position - 1], criteria=ranking.criteria,
+        legal_basis=basis)
 
 
 def _register_auxiliaries(*, actor, authorization: Authorization, named: list[ApplicationAuxiliary]) -> None:

@@ -1,0 +1,78 @@
+"""The ranking decides: while the requests exceed the free places, a grant out of order is
+refused (409) naming the request ahead and the criterion; CNH time counts in days; renewals
+go first but, where the quota binds them, never beyond it."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from licensing.applications import rules
+from licensing.applications.models import Application
+from licensing.applications.selectors import Ranking, pending_ranking
+from licensing.grants.rules import add_months, add_years
+from tests.licensing.applications.helpers import (
+    create_and_submit,
+    open_call,
+    review_all_and_inspect,
+)
+
+CRITERIA = ["renewal_first", "cnh_years_desc", "vehicle_newer", "cnh_points_asc", "schooling_desc", "dependents_desc"]
+
+
+def _entry(key, *, renewal=False, cnh_since: date, today=date(2026, 6, 1), year=2024, at=0):
+    years, months, days = rules.held_for(cnh_since, today)
+    return rules.RankingEntry(key=key, renewal=renewal, cnh_years=years, cnh_months=months, cnh_days=days,
+                              vehicle_year=year, cnh_points=None, schooling=None, dependents=None, bid=None,
+                              submitted_at=at)
+
+
+def test_cnh_time_is_compared_in_days():
+    today = date(2026, 6, 1)
+    short = _entry("10y1m", cnh_since=add_months(add_years(today, -10), -1), year=2026, at=0)
+    long = _entry("10y11m", cnh_since=add_months(add_years(today, -10), -11), year=2020, at=1)
+    assert short.cnh_years == long.cnh_years == 10  # whole years tie; the vehicle would have decided
+    assert [e.key for e in rules.rank([short, long], CRITERIA)] == ["10y11m", "10y1m"]
+    assert rules.criterion_display(long, "cnh_years_desc") == "10 anos e 11 meses"
+    assert rules.deciding_criterion(long, short, CRITERIA) == "cnh_years_desc"
+
+
+def test_renewals_compete_for_the_places_where_the_quota_binds_them():
+    a = _entry("renewal-a", renewal=True, cnh_since=date(2010, 1, 1))
+    b = _entry("renewal-b", renewal=True, cnh_since=date(2015, 1, 1))
+    new = _entry("new", cnh_since=date(2000, 1, 1))
+    ordered = rules.rank([new, b, a], CRITERIA)
+    assert [e.key for e in ordered] == ["renewal-a", "renewal-b", "new"]
+    binding = Ranking("taxi", CRITERIA, ordered, slots=1, current=2, free=1, quota_basis="q", renewals_compete=True)
+    assert binding.exceeds and [binding.within(i) for i in (1, 2, 3)] == [True, False, False]
+    assert binding.last_within().key == "renewal-a"
+    loose = Ranking("taxi", CRITERIA, ordered, slots=1, current=2, free=0, quota_basis="q", renewals_compete=False)
+    assert [loose.within(i) for i in (1, 2, 3)] == [True, True, False]
+
+
+@pytest.mark.django_db
+def test_itagiba_grant_out_of_ranking_order_is_refused(load_pack, api, clerk, agent):
+    from tests.conftest import make_user
+
+    pack = load_pack("itagiba", population=1000)  # one taxi place (art. 4, §3)
+    today = pack.today()
+    open_call("taxi")
+    first = make_user("a1", "requerente", cpf="39053344705", name="Ana CNH curta", birth_date=date(1980, 1, 1))
+    second = make_user("a2", "requerente", cpf="11144477735", name="Bia CNH longa", birth_date=date(1980, 1, 1))
+    short_cnh = add_months(add_years(today, -10), -1)
+    long_cnh = add_months(add_years(today, -10), -11)
+    a = create_and_submit(api, first, driver={"cnh_first_issued": short_cnh.isoformat()})
+    b = create_and_submit(api, second, driver={"cnh_first_issued": long_cnh.isoformat()})
+    for app in (a, b):
+        review_all_and_inspect(api, clerk, agent, app["id"])
+    ranking = pending_ranking("taxi")
+    assert [e.key.pk for e in ranking.entries] == [b["id"], a["id"]] and ranking.exceeds
+    r = api(clerk).post(f"/api/v1/applications/{a['id']}/approve/")
+    assert r.status_code == 409, r.json()
+    assert r.json()["rule"] == {"code": "ranking.order", "legal_basis": pack.basis("ranking.criteria", "taxi")}
+    message = str(r.json())
+    assert Application.objects.get(pk=b["id"]).protocol in message and "Anos de CNH" in message
+    assert "10 anos e 11 meses" in message
+    ok = api(clerk).post(f"/api/v1/applications/{b['id']}/approve/")
+    assert ok.status_code == 200, ok.json()
