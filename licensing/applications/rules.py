@@ -146,6 +146,40 @@ def renewal_window(in_window: bool, param, modality_label: str, next_window: tup
                           f"requerimentos{when}.", param.legal_basis, field="kind")]
 
 
+def renewal_term(*, filed_on: date, issued_on: date, valid_until: date, renewals: int, max_renewals,
+                 window_days, act_label: str, number: str) -> list[RuleViolation]:
+    """Whether the grant may be renewed on ``filed_on``, as the law writes its term:
+
+    - ``grant.max_renewals`` — how many times (e.g. once for an equal period); 0 where the law
+      gives no renewal (a new selection instead), refused with that article;
+    - ``renewal.window_days_before_expiry`` — filed from that many days before the end of the
+      term through its last day (day N before: accepted; N+1: refused; after the end: refused);
+    - never on the day the act was issued (nothing to renew yet)."""
+    if max_renewals is not None and renewals >= int(max_renewals.value):
+        if int(max_renewals.value) == 0:
+            return [RuleViolation("grant.max_renewals", f"{act_label} nº {number}: a lei não prevê renovação; ao fim do prazo, "
+                                  "uma nova outorga depende de nova seleção.", max_renewals.legal_basis, field="kind",
+                                  conflict=True)]
+        return [RuleViolation("grant.max_renewals", f"{act_label} nº {number}: já renovada {renewals} vez(es), o "
+                              "máximo que a lei permite.", max_renewals.legal_basis, field="kind", conflict=True)]
+    if filed_on <= issued_on:
+        return [RuleViolation("renewal.too_early", f"{act_label} nº {number}: emitida em {issued_on:%d/%m/%Y}; "
+                              "a renovação não pode ser pedida no dia da emissão.",
+                              window_days.legal_basis if window_days is not None else "", field="kind",
+                              conflict=True)]
+    if window_days is not None:
+        opens = valid_until - timedelta(days=int(window_days.value))
+        if filed_on < opens:
+            return [RuleViolation("renewal.window", f"{act_label} nº {number}: a renovação pode ser pedida de "
+                                  f"{opens:%d/%m/%Y} a {valid_until:%d/%m/%Y}.", window_days.legal_basis,
+                                  field="kind", conflict=True)]
+        if filed_on > valid_until:
+            return [RuleViolation("renewal.window", f"{act_label} nº {number}: o prazo terminou em "
+                                  f"{valid_until:%d/%m/%Y} e a renovação devia ser pedida até esse dia.",
+                                  window_days.legal_basis, field="kind", conflict=True)]
+    return []
+
+
 def bid(amount, min_bid, method) -> list[RuleViolation]:
     """selection.method = bidding: an offer is required and must reach the call's minimum."""
     if method is None or method.value != "bidding":

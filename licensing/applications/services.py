@@ -152,11 +152,13 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
                 out.append(RuleViolation("renewal.no_grant", "Não há autorização sua nesta modalidade para renovar.",
                                          pack.basis("grant.validity_years", modality), field="kind"))
             else:
-                max_renewals = pack.param("grant.max_renewals", modality)
-                if max_renewals is not None and previous.renewals >= int(max_renewals.value):
-                    out.append(RuleViolation("grant.max_renewals", f"A autorização nº {previous.number} já foi renovada "
-                                             f"{previous.renewals} vez(es), o máximo permitido.",
-                                             max_renewals.legal_basis, field="kind"))
+                out += rules.renewal_term(
+                    filed_on=today, issued_on=timezone.localtime(previous.issued_at, pack.tz).date(),
+                    valid_until=previous.valid_until,
+                    renewals=previous.renewals, max_renewals=pack.param("grant.max_renewals", modality),
+                    window_days=pack.param("renewal.window_days_before_expiry", modality),
+                    act_label=previous.act_name or "Autorização",
+                    number=previous.number)
         # filed requests still undecided (a draft is not a request yet; it is judged again when submitted)
         others = applicant.applications.filter(status__in=OPEN_APPLICATION_STATUSES).exclude(
             status=ApplicationStatus.DRAFT)
