@@ -318,6 +318,22 @@ def ranking_order_violation(*, position: int, free: int, protocol: str, ahead: R
         "pedidos dentro das vagas.", legal_basis, field="non_field_errors", conflict=True)
 
 
+def inspection_checklist(*, approved: bool, checklist: dict, items: list[dict]) -> list[RuleViolation]:
+    """A vistoria is approved only on its full form (e.g. art. 18: "apurar o atendimento a todos
+    os requisitos", the form of Anexos V/VI filled; art. 9, V: the vehicle presented for
+    vistoria): every item of the pack's form checked as met. Empty or partial: refused, naming
+    the items left blank and citing their articles."""
+    if not approved or not items:
+        return []
+    blank = [i for i in items if not checklist.get(i["code"])]
+    if not blank:
+        return []
+    bases = list(dict.fromkeys(i.get("legal_basis", "") for i in blank if i.get("legal_basis")))
+    return [RuleViolation("inspection.checklist_incomplete",
+                          f"Para aprovar a vistoria, marque cada item do formulário como atendido; faltam {len(blank)}: "
+                          f"{'; '.join(i['label'] for i in blank)}.", "; ".join(bases[:3]), field="checklist")]
+
+
 def retention_expired(decided_or_idle_since: date, today: date, retention_days: int) -> bool:
     """LGPD: documents of a refused, withdrawn or abandoned application are kept for
     ``retention.refused_documents_days`` days after the decision (or the last change of an

@@ -76,3 +76,19 @@ def test_itagiba_grant_out_of_ranking_order_is_refused(load_pack, api, clerk, ag
     assert "10 anos e 11 meses" in message
     ok = api(clerk).post(f"/api/v1/applications/{b['id']}/approve/")
     assert ok.status_code == 200, ok.json()
+
+
+@pytest.mark.parametrize("slug", ["itagiba", "arapora"])
+@pytest.mark.django_db
+def test_approved_vistoria_needs_the_whole_checklist(load_pack, slug):
+    """Art. 18 (the form of Anexos V/VI) / art. 9, V: an approval with an empty or partial form is refused."""
+    pack = load_pack(slug)
+    items = pack.inspection_items("taxi")
+    assert items
+    empty = rules.inspection_checklist(approved=True, checklist={}, items=items)
+    assert [v.code for v in empty] == ["inspection.checklist_incomplete"] and empty[0].field == "checklist"
+    partial = {i["code"]: True for i in items[:-1]}
+    assert items[-1]["label"] in rules.inspection_checklist(approved=True, checklist=partial, items=items)[0].message
+    full = {i["code"]: True for i in items}
+    assert rules.inspection_checklist(approved=True, checklist=full, items=items) == []
+    assert rules.inspection_checklist(approved=False, checklist={}, items=items) == []

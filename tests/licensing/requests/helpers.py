@@ -54,3 +54,13 @@ def decide(api, clerk, req_id, approved=True, reason=""):
 
 def req(pk) -> LifecycleRequest:
     return LifecycleRequest.objects.get(pk=pk)
+
+
+def inspect(api, agent, auth, req_id, approved=True, notes="ok"):
+    """The vistoria of a request, every item of the pack's form checked (an approval needs them all)."""
+    from portal import regulation
+
+    items = regulation.current().inspection_items(auth.modality)
+    return api(agent).post(f"/api/v1/requests/{req_id}/inspection/",
+                           {"approved": approved, "notes": notes, "checklist": {i["code"]: True for i in items}},
+                           format="json")

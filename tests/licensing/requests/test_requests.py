@@ -16,7 +16,7 @@ from licensing.requests.models import (
 )
 from licensing.requests.services import leaves_flag_overdue
 from portal.models import AuditEntry, Notification
-from tests.licensing.requests.helpers import aux_data, decide, file, grant, req, vehicle_data
+from tests.licensing.requests.helpers import aux_data, decide, file, grant, inspect, req, vehicle_data
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +120,10 @@ def test_itagiba_substitution_needs_the_vistoria_then_supersedes_the_alvara(itag
     rid = r.json()["id"]
     early = decide(api, clerk, rid)
     assert early.status_code == 409 and early.json()["rule"]["code"] == "substitution_inspection_required"
-    insp = api(agent).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True, "notes": "ok"}, format="json")
+    partial = api(agent).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True, "notes": "ok"}, format="json")
+    assert partial.status_code == 400 and partial.json()["rule"]["code"] == "inspection.checklist_incomplete"
+    assert "art. 13" in partial.json()["rule"]["legal_basis"] or "Anexo" in partial.json()["rule"]["legal_basis"]
+    insp = inspect(api, agent, auth, rid)
     assert insp.status_code == 200 and insp.json()["inspection"]["approved"] is True
     d = decide(api, clerk, rid)
     assert d.status_code == 200, d.json()
@@ -361,7 +364,7 @@ def test_substitution_where_the_law_lists_no_grounds_amends_the_act(load_pack, s
     r = file(api, applicant, auth, "substitution", {"vehicle": vehicle_data(manufacture_year=newer, doors=doors)})
     assert r.status_code == 201, r.json()
     rid = r.json()["id"]
-    api(clerk).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True}, format="json")
+    inspect(api, clerk, auth, rid)
     assert decide(api, clerk, rid).status_code == 200
     auth.refresh_from_db()
     assert auth.vehicle.plate == "QWE1R23"
