@@ -16,7 +16,15 @@ from licensing.requests.models import (
 )
 from licensing.requests.services import leaves_flag_overdue
 from portal.models import AuditEntry, Notification
-from tests.licensing.requests.helpers import aux_data, decide, file, grant, inspect, req, vehicle_data
+from tests.licensing.requests.helpers import (
+    aux_data,
+    decide,
+    file,
+    grant,
+    inspect,
+    req,
+    vehicle_data,
+)
 
 pytestmark = pytest.mark.django_db
 
