@@ -183,3 +183,18 @@ def vehicle_violations(vehicle: Mapping, on: _date, params: Mapping, *, field_pr
             if violation.field.startswith("vehicle."):
                 violation.field = field_prefix + violation.field[len("vehicle."):]
     return out
+
+
+def plate_in_service(display_plate: str, held_by_another_person: bool, legal_basis: str) -> list[RuleViolation]:
+    """A plate serves one grant at a time: no grant is issued on it while another person holds a
+    grant in force on that plate. The law binds each grant to one vehicle owned by its holder (the
+    article the pack cites for ``grant.max_per_holder``, or the grant act's own): a second
+    person's declaration of the same plate is a conflict for the clerk to settle against the
+    CRLV, never a second grant. A conflict with the state of things (409), not bad input."""
+    if not held_by_another_person:
+        return []
+    return [RuleViolation(
+        "vehicle.plate_in_service",
+        f"A placa {display_plate} está vinculada à outorga vigente de outra pessoa: confira o CRLV do veículo "
+        "antes de deferir.",
+        legal_basis, field="vehicle.plate", conflict=True)]

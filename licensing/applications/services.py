@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from fleet import rules as fleet_rules
 from fleet.models import Vehicle, VehicleKind
+from fleet.services import save_own_vehicle
 from licensing.applications import rules
 from licensing.applications.calls import open_call_for, regular_window
 from licensing.applications.models import (
@@ -48,7 +49,11 @@ from licensing.grants.models import (
     GrantLock,
 )
 from licensing.grants.selectors import active_bar
-from licensing.grants.services import authorization_issue, authorization_set_status
+from licensing.grants.services import (
+    authorization_issue,
+    authorization_set_status,
+    vehicle_bond_basis,
+)
 from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
@@ -90,8 +95,7 @@ def _vehicle_rules(pack, modality: str, today: date, vehicle: dict) -> list[Rule
         taken = taken.exclude(holder=vehicle.get("_applicant")) if vehicle.get("_renewal") else taken
         if taken.exists():
             out.append(RuleViolation("vehicle.in_service", "Este veículo já está vinculado a uma outorga vigente.",
-                                     pack.basis("grant.max_per_holder", modality) or pack.act("authorization").get(
-                                         "legal_basis", ""), field="vehicle.plate"))
+                                     vehicle_bond_basis(pack, modality), field="vehicle.plate"))
     return out
 
 
@@ -211,32 +215,25 @@ def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant, driver
             errors[f"auxiliary_drivers.{i}.cpf"] = ["CPF repetido: o titular e cada auxiliar são pessoas diferentes."]
         seen.add(cpf)
     if vehicle is not None and vehicle.get("plate"):
-        existing = Vehicle.objects.filter(plate=normalize_plate(vehicle["plate"])).first()
-        if existing is not None and existing.owner_id not in (None, applicant.pk) and existing.authorizations.filter(
-                status__in=CURRENT_STATUSES).exists():
+        if Authorization.objects.filter(vehicle__plate=normalize_plate(vehicle["plate"]),
+                                        status__in=CURRENT_STATUSES).exclude(holder=applicant).exists():
             errors["vehicle.plate"] = ["Este veículo está cadastrado e autorizado para outra pessoa."]
     if errors:
         raise ValidationError(errors)
 
 
 def _save_vehicle(applicant, modality: str, data: dict) -> Vehicle:
-    plate = normalize_plate(data["plate"])
+    """The applicant's own row for the declared plate, created or updated with what they declared.
+    Another person's declaration of the same plate (their pending application, their row) is
+    never touched: both rows stand, the clerk's page shows the conflict, and the CRLV settles it
+    (approval refuses a plate while another person holds a grant in force on it)."""
     fields = {k: data.get(k) for k in ("renavam", "make", "model", "color", "manufacture_year",
                                        "first_registration_date", "doors", "seats", "engine_cc")}
     fields["renavam"] = only_digits(fields["renavam"] or "").zfill(11)
     fields["kind"] = VehicleKind.MOTORCYCLE if modality == "mototaxi" else VehicleKind.CAR
     if data.get("registration_category"):
         fields["registration_category"] = data["registration_category"]
-    vehicle = Vehicle.objects.select_for_update().filter(plate=plate).first()
-    if vehicle is None:
-        vehicle = Vehicle(plate=plate, owner=applicant)
-    elif vehicle.authorizations.filter(status__in=CURRENT_STATUSES).exclude(holder=applicant).exists():
-        return vehicle  # never rewrite a vehicle in service for someone else (rule already refused)
-    for name, value in fields.items():
-        setattr(vehicle, name, value)
-    vehicle.owner = applicant
-    vehicle.full_clean(validate_unique=False)
-    vehicle.save()
+    vehicle, _ = save_own_vehicle(owner=applicant, plate=normalize_plate(data["plate"]), fields=fields)
     return vehicle
 
 
@@ -331,8 +328,29 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
         setattr(application, name, value)
     if auxiliaries is not None:
         _save_auxiliaries(application, auxiliaries)
+    if step in (application.typed or {}):
+        application.typed = {k: v for k, v in application.typed.items() if k != step}  # judged now
     application.save()
     audit_log(actor=actor, obj=application, action="application_draft_saved", data={"step": step})
+    return application
+
+
+TYPED_MAX_CHARS = 300  # per field: more than any field of the wizard takes
+
+
+@transaction.atomic
+def application_keep_typed(*, actor, application: Application, step: str, values: dict[str, str]) -> Application:
+    """"Salvar e continuar depois" on a step that is not complete or not valid yet: keep what
+    was typed, as typed, without judging it (the step is judged when it is continued, and the
+    draft cannot be protocolled while a step holds unjudged values)."""
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if application.status != ApplicationStatus.DRAFT:
+        raise InvalidTransition("Só é possível alterar um requerimento em rascunho.")
+    kept = {str(k): str(v)[:TYPED_MAX_CHARS] for k, v in values.items() if str(v).strip()}
+    application.typed = {**(application.typed or {}), step: kept}
+    application.save(update_fields=["typed", "updated_at"])
+    audit_log(actor=actor, obj=application, action="application_draft_saved",
+              data={"step": step, "unjudged_fields": sorted(kept)})
     return application
 
 
@@ -344,7 +362,7 @@ def _status_link(application: Application) -> str:
 
 
 def _transition(application: Application, to: str, *, actor, reason: str = "", action: str = "application_status",
-                data: dict | None = None) -> None:
+                data: dict | None = None, notice: tuple[str, str] | None = None) -> None:
     """Move a locked application to ``to`` (checked against APPLICATION_TRANSITIONS), audit and notify."""
     before = application.status
     if to not in APPLICATION_TRANSITIONS.get(before, set()):
@@ -358,8 +376,11 @@ def _transition(application: Application, to: str, *, actor, reason: str = "", a
     body = f"Seu requerimento {application.protocol or ''} passou para: {label}."
     if reason:
         body += f"\nMotivo: {reason}"
+    link = _status_link(application)
+    if notice is not None:  # a decision names what it issued and links to it
+        body, link = notice
     notify(recipient=application.applicant, subject=f"Requerimento {application.protocol or ''}: {label}".replace("  ", " "),
-           body=body, link=_status_link(application))
+           body=body, link=link)
 
 
 def _lock(application: Application) -> Application:
@@ -382,7 +403,7 @@ def document_upload(*, actor, application: Application, doc_type: str, file) -> 
         raise InvalidTransition(f"O requerimento está {application.get_status_display()}: não recebe mais documentos.")
     item = _resolve_type(application, doc_type)
     try:
-        mime = validate_upload(file)
+        mime = validate_upload(file, label=item.label)  # the refusal names the checklist item
     except ValidationError as exc:
         raise ValidationError({"file": exc.messages}) from exc
     previous = application.documents.filter(type=item.code, superseded_by__isnull=True).first()
@@ -422,6 +443,11 @@ def application_submit(*, actor, application: Application) -> Application:
         errors["vehicle"] = ["Informe os dados do veículo."]
     if not application.cnh_category:
         errors["driver"] = ["Informe os dados da sua CNH."]
+    for step, label in (("vehicle", "veículo"), ("driver", "condutor"), ("auxiliaries", "auxiliares")):
+        if (application.typed or {}).get(step):
+            errors.setdefault(step, []).append(
+                f"A etapa “{label}” tem dados salvos para continuar depois e ainda não conferidos: "
+                "abra a etapa e use “Salvar e continuar”.")
     if errors:
         raise ValidationError(errors)
     auxiliaries = list(application.auxiliaries.all())
@@ -527,8 +553,13 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     application.decided_at = timezone.now()
     application.decided_by = actor
     application.decision_reason = "Deferido"
+    docs = "".join(f"; {a.doc_name} nº {a.number}" for a in alvaras)
+    notice = (f"Seu requerimento {application.protocol} foi deferido: {authorization.act_name} nº "
+              f"{authorization.number}, válida até {authorization.valid_until:%d/%m/%Y}{docs}. "
+              "O ato em PDF está no link abaixo; os alvarás, na página do requerimento.",
+              reverse("api-authorization-act-pdf", kwargs={"pk": authorization.pk}))
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
-                data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
+                data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]}, notice=notice)
     return authorization, alvaras
 
 

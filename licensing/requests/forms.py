@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
+from fleet.forms import CnhFieldsMixin, cnh_fields
 from licensing.requests.models import LeaveReason, RequestKind, RequestStatus
 from licensing.requests.rules import (
     CERTIFICATE_ISSUERS,
@@ -35,14 +36,12 @@ def _cpf(label: str) -> forms.CharField:
                            widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
 
 
-class AuxiliaryAddForm(FriendlyRequiredMixin, forms.Form):
+class AuxiliaryAddForm(CnhFieldsMixin, FriendlyRequiredMixin, forms.Form):
     cpf = _cpf("CPF do condutor auxiliar")
     name = forms.CharField(label="Nome completo", max_length=200)
     birth_date = _date("Data de nascimento", required=False)
-    cnh_number = forms.CharField(label="Número da CNH", max_length=20, widget=forms.TextInput(attrs={"inputmode": "numeric"}))
-    cnh_category = forms.CharField(label="Categoria da CNH", max_length=3, help_text="Ex.: B, D, AB.")
-    cnh_first_issued = _date("Data da primeira habilitação", required=False)
-    cnh_ear = forms.BooleanField(label="A CNH tem a observação EAR (exerce atividade remunerada)", required=False)
+    cnh_number, cnh_category, cnh_first_issued, cnh_ear = cnh_fields(first_issued_required=False,
+                                                                     date_field=_date).values()
 
     def __init__(self, *args, documents=(), **kwargs):
         """The pack's documents for an auxiliary driver, as in the application."""

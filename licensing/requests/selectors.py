@@ -8,7 +8,7 @@ from django.http import Http404
 
 from licensing.fees.models import Fee
 from licensing.grants.models import CURRENT_STATUSES, Authorization
-from licensing.grants.selectors import DESK_ROLES, authorizations_visible_to
+from licensing.grants.selectors import DESK_ROLES, act_chain, authorizations_visible_to
 from licensing.requests.models import (
     AuxiliaryDriver,
     AuxiliaryStatus,
@@ -98,6 +98,7 @@ def holder_overview(authorization: Authorization) -> dict:
                               if aux.status == AuxiliaryStatus.ACTIVE else None)
     return {
         "authorization": authorization,
+        "chain": act_chain(authorization),
         "compliance": compliance_state(authorization, pack, today, requests),
         "alvaras": alvaras,
         "auxiliaries": auxiliaries,

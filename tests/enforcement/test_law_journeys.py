@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 
 import pytest
 
@@ -75,8 +75,11 @@ def test_itagiba_cassation_bars_the_auxiliary_named_in_the_application(setup_pac
     alice = sign_up(CPF_HOLDER, "Alice Taxista")
     _, ap = run_grant(tokens, alice, application_payload(aux=[_aux()]))
     assert ap.status_code == 200, ap.content
-    inf_id = _issue(tokens, "QRS1A23", "19-VII", date.today() - timedelta(days=3))
-    _notify(tokens, inf_id, date.today() - timedelta(days=2))
+    # the grant began today: an auto answers to the grant in force when the infraction happened
+    from tests.enforcement.helpers import at
+
+    inf_id = _issue(tokens, "QRS1A23", "19-VII", date.today(), occurred_at=at(date.today()))
+    _notify(tokens, inf_id, date.today())
     assert "cassation" in _judge(tokens, inf_id, holder_token=alice)["penalty"]["kinds"]
     assert _appeal_denied(tokens, alice, inf_id)["status"] == "final"
     again = client(bob).post("/api/v1/applications/", application_payload(plate="XYZ9Z99"), format="json")

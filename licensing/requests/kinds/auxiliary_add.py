@@ -11,9 +11,9 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 
 from licensing.applications import rules as entry_rules
-from licensing.grants.models import CURRENT_STATUSES, Authorization
+from licensing.grants.models import CURRENT_STATUSES, AmendmentKind, Authorization
 from licensing.grants.selectors import active_bar
-from licensing.grants.services import alvara_issue
+from licensing.grants.services import alvara_issue, amendment_issue
 from licensing.requests import forms
 from licensing.requests.kinds.base import (
     Kind,
@@ -134,18 +134,24 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
               data={"authorization": auth.number, "request": req.protocol})
     result: dict[str, Any] = {"auxiliary": aux.pk}
     if alvara_scope(pack) == "driver":
-        alvara = alvara_issue(actor=actor, authorization=auth, person=person, is_auxiliary=True)
-        result["alvara"] = {"id": alvara.pk, "number": alvara.number}
+        new = alvara_issue(actor=actor, authorization=auth, person=person, is_auxiliary=True)
+        result["alvara"] = {"id": new.pk, "number": new.number}
     else:
         new = vehicle_alvara_reissue(actor=actor, auth=auth, pack=pack, reason="Inclusão de condutor auxiliar")
         if new:
             result["alvara"] = {"id": new.pk, "number": new.number}
+    amendment = amendment_issue(
+        actor=actor, authorization=auth, kind=AmendmentKind.AUXILIARY_ADD, reason=reason or "Inclusão de condutor auxiliar",
+        changes=[{"label": "Condutor auxiliar incluído", "before": "", "after": person.display_name}],
+        source=f"pedido {req.protocol}", legal_basis=req.legal_basis, alvara=new)
+    result["amendment"] = {"id": amendment.pk, "number": amendment.number}
     return result
 
 
 KIND = register(Kind(
     code=RequestKind.AUXILIARY_ADD, form=forms.AuxiliaryAddForm, clean=clean, apply=apply, offered=offered,
     refusal=refusal, make_form=make_form, multiple_open=True,
-    labels={"documents": "documentos apresentados", "cpf": "CPF", "name": "nome", "birth_date": "data de nascimento", "cnh_number": "número da CNH",
-            "cnh_category": "categoria da CNH", "cnh_first_issued": "primeira habilitação", "cnh_ear": "CNH com EAR"},
+    labels={"documents": "documentos apresentados", "cpf": "CPF", "name": "nome", "birth_date": "data de nascimento",
+            "cnh_number": "número da CNH", "cnh_category": "categoria da CNH", "cnh_first_issued": "primeira habilitação",
+            "cnh_ear": "CNH com EAR", "amendment": "ato de alteração"},
 ))

@@ -8,9 +8,17 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from fleet.services import save_own_vehicle
 from licensing.grants.models import (
     CURRENT_STATUSES,
+    AmendmentKind,
     Authorization,
+)
+from licensing.grants.services import (
+    amendment_issue,
+    ensure_plate_free,
+    vehicle_bond_basis,
+    vehicle_change,
 )
 from licensing.requests import forms
 from licensing.requests.kinds.base import (
@@ -90,7 +98,6 @@ def make_form(form_class, data, *, auth, user):
 
 def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
     from fleet import rules as fleet_rules
-    from fleet.models import Vehicle
 
     allowed = pack.param("substitution.allowed", auth.modality)
     if allowed is not None and not allowed.value:
@@ -108,10 +115,11 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
     if first is not None and first > on:
         raise ValidationError({"vehicle_first_registration_date": [
             f"A data do primeiro licenciamento ({first:%d/%m/%Y}) não pode ser futura."]})
-    other = Vehicle.objects.filter(plate=vehicle["plate"]).first()
-    if other and Authorization.objects.filter(vehicle=other, status__in=CURRENT_STATUSES).exists():
+    # by plate, over every person's row: the plate is in service whoever declared it
+    if Authorization.objects.filter(vehicle__plate=vehicle["plate"], status__in=CURRENT_STATUSES).exclude(
+            pk=auth.pk).exists():
         raise RuleViolation("substitution_vehicle_in_use", "Este veículo já está vinculado a outra autorização vigente.",
-                            field="vehicle_plate", conflict=True)
+                            vehicle_bond_basis(pack, auth.modality), field="vehicle_plate", conflict=True)
     old = auth.vehicle
     violation = substitution_violation(
         allowed=allowed, grounds=grounds, ground=ground,
@@ -138,19 +146,20 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
 
 
 def apply(*, actor, req, auth, pack, reason) -> dict:
-    from fleet.models import Vehicle
-
     v = req.data["vehicle"]
-    vehicle = Vehicle.objects.filter(plate=v["plate"]).first()
-    if vehicle is None:
-        vehicle = Vehicle.objects.create(
-            plate=v["plate"], renavam=v["renavam"], make=v["make"], model=v["model"], color=v["color"],
-            manufacture_year=v["manufacture_year"],
-            first_registration_date=date.fromisoformat(v["first_registration_date"]) if v.get("first_registration_date") else None,
-            doors=v.get("doors"), seats=v.get("seats"), engine_cc=v.get("engine_cc"), owner=auth.holder,
-            kind="motorcycle" if auth.modality == "mototaxi" else "car",
-        )
+    # The holder's own row for the new plate, with the data the request declared and the
+    # vistoria checked; another person's row with that plate is never taken over.
+    vehicle, created = save_own_vehicle(owner=auth.holder, plate=v["plate"], fields={
+        "renavam": v["renavam"], "make": v["make"], "model": v["model"], "color": v["color"],
+        "manufacture_year": v["manufacture_year"],
+        "first_registration_date": date.fromisoformat(v["first_registration_date"]) if v.get(
+            "first_registration_date") else None,
+        "doors": v.get("doors"), "seats": v.get("seats"), "engine_cc": v.get("engine_cc"),
+        "kind": "motorcycle" if auth.modality == "mototaxi" else "car",
+    })
+    if created:
         audit_log(actor=actor, obj=vehicle, action="vehicle_registered", reason=f"Substituição (pedido {req.protocol})")
+    ensure_plate_free(vehicle=vehicle, holder=auth.holder, modality=auth.modality)
     old = auth.vehicle
     auth.vehicle = vehicle
     auth.save(update_fields=["vehicle"])
@@ -163,6 +172,10 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
     new = vehicle_alvara_reissue(actor=actor, auth=auth, pack=pack, reason="Substituição de veículo")
     if new:
         result["alvara"] = {"id": new.pk, "number": new.number, "supersedes": new.supersedes.number}
+    amendment = amendment_issue(actor=actor, authorization=auth, kind=AmendmentKind.SUBSTITUTION,
+                                changes=[vehicle_change(old, vehicle)], reason=reason or "Substituição de veículo",
+                                source=f"pedido {req.protocol}", legal_basis=req.legal_basis, alvara=new)
+    result["amendment"] = {"id": amendment.pk, "number": amendment.number}
     return result
 
 
@@ -175,6 +188,6 @@ KIND = register(Kind(
             "certificate_number": "número da certidão", "plate": "placa", "renavam": "RENAVAM", "make": "marca",
             "model": "modelo", "color": "cor", "manufacture_year": "ano de fabricação",
             "first_registration_date": "primeiro licenciamento", "doors": "portas", "seats": "lugares",
-            "engine_cc": "cilindrada"},
+            "engine_cc": "cilindrada", "amendment": "ato de alteração"},
     action_labels={"substitution_inspection": "vistoria registrada"},
 ))
