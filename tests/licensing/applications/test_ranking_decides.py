@@ -4,7 +4,7 @@ go first but, where the quota binds them, never beyond it."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -92,3 +92,42 @@ def test_approved_vistoria_needs_the_whole_checklist(load_pack, slug):
     full = {i["code"]: True for i in items}
     assert rules.inspection_checklist(approved=True, checklist=full, items=items) == []
     assert rules.inspection_checklist(approved=False, checklist={}, items=items) == []
+
+
+@pytest.mark.django_db
+def test_renovar_prefills_the_renewal_from_the_grant(load_pack, web, applicant, outsider):
+    from licensing.grants.models import Authorization
+    from licensing.requests.models import AuxiliaryDriver
+    from tests.conftest import make_user
+    from tests.factories import VehicleFactory, backdate_issue, issue_authorization
+
+    pack = load_pack("alegre")
+    today = pack.today()
+    vehicle = VehicleFactory(owner=applicant, manufacture_year=today.year - 1)
+    auth, _ = issue_authorization(holder=applicant, vehicle=vehicle)
+    Authorization.objects.filter(pk=auth.pk).update(valid_until=today + timedelta(days=30))
+    backdate_issue(auth, add_years(today, -10))
+    from validate_docbr import CPF
+
+    aux = make_user("aux1", "requerente", cpf=CPF().generate(), name="Bia Auxiliar", birth_date=date(1980, 1, 1))
+    AuxiliaryDriver.objects.create(authorization=auth, person=aux, cnh_number="02650306461", cnh_category="B",
+                                   cnh_first_issued=date(2005, 1, 1), cnh_ear=True, added_on=today)
+    assert "Renovar" in web(applicant).get("/minha-autorizacao/").content.decode()
+    assert web(outsider).post(f"/minha-autorizacao/{auth.pk}/renovar/").status_code == 404
+    r = web(applicant).post(f"/minha-autorizacao/{auth.pk}/renovar/")
+    assert r.status_code == 302 and "/etapa/vehicle/" in r["Location"], r.content.decode()[:500]
+    app = Application.objects.get(applicant=applicant, kind="renewal")
+    assert app.previous_authorization_id == auth.pk and app.vehicle_id == vehicle.pk
+    assert [a.cpf for a in app.auxiliaries.all()] == [aux.cpf]
+    again = web(applicant).post(f"/minha-autorizacao/{auth.pk}/renovar/")
+    assert again["Location"] == r["Location"] and Application.objects.filter(applicant=applicant).count() == 1
+
+
+@pytest.mark.django_db
+def test_renovar_outside_the_window_says_why(load_pack, web, applicant):
+    from tests.factories import VehicleFactory, issue_authorization
+
+    load_pack("alegre")
+    auth, _ = issue_authorization(holder=applicant, vehicle=VehicleFactory(owner=applicant))  # issued today
+    r = web(applicant).post(f"/minha-autorizacao/{auth.pk}/renovar/", follow=True)
+    assert "Renovação não iniciada" in r.content.decode() and not Application.objects.filter(applicant=applicant).exists()
