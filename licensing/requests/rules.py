@@ -95,7 +95,7 @@ def vehicle_age(*, manufacture_year: int, first_registration: date | None, basis
 
 
 SUBSTITUTION_GROUNDS = {
-    "newer": "veículo mais novo",
+    "newer": "veículo substituto de fabricação mais recente",
     "max_age": "veículo atual atingiu a idade máxima",
     "total_loss": "perda total (sinistro, furto ou roubo)",
 }
