@@ -211,6 +211,14 @@ def quota_available(slots: int | None, current: int, legal_basis: str) -> list[R
 
 
 # --- ranking -------------------------------------------------------------------------------------
+# The ranking decides who is granted when the requests exceed the free places (a grant out of
+# order is refused: ``ranking_order_violation``). Reading of a quota that holds "sob nenhuma
+# hipótese" (e.g. art. 4, §3) against the priority of renewals (art. 17, §6–7): the renewal is
+# first in the order, not outside the limit — where the pack says so (``quota.binds_renewals``)
+# renewals take places like any request, ranked among themselves by the same criteria (I–V), and
+# new requests get only the "saldo de vaga"; a renewal replaces its own grant, so the places open
+# are the slots less the grants in force that no pending renewal replaces
+# (``selectors.Ranking``). "Maior tempo de habilitação" is compared in days (``held_for``).
 
 RANKING_LABELS = {
     "renewal_first": "Renovação",
