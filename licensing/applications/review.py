@@ -18,6 +18,7 @@ from licensing.applications.models import (
     Inspection,
     Requirement,
 )
+from licensing.applications.rules import inspection_checklist
 from licensing.applications.selectors import document_label
 from licensing.applications.services import _lock, _resolve_type, _status_link, _transition
 from portal import regulation
@@ -130,6 +131,9 @@ def inspection_record(*, actor, inspection: Inspection, approved: bool, checklis
     if approved and failed:
         raise ValidationError({"approved": [f"Há itens reprovados ({'; '.join(failed)}): a vistoria não pode ser "
                                             "aprovada."]})
+    incomplete = inspection_checklist(approved=bool(approved), checklist=checklist or {}, items=list(items.values()))
+    if incomplete:
+        raise incomplete[0]
     inspection.checklist = {k: bool(v) for k, v in (checklist or {}).items()}
     inspection.approved = bool(approved)
     inspection.notes = notes or ""

@@ -37,6 +37,7 @@ from licensing.applications.selectors import (
     _receipt_waived_by_paid_tff,
     approval_blockers,
     current_documents,
+    pending_ranking,
     required_documents,
 )
 from licensing.fees.services import application_tff, tff_settle_on_grant
@@ -156,11 +157,13 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
                 out.append(RuleViolation("renewal.no_grant", "Não há autorização sua nesta modalidade para renovar.",
                                          pack.basis("grant.validity_years", modality), field="kind"))
             else:
-                max_renewals = pack.param("grant.max_renewals", modality)
-                if max_renewals is not None and previous.renewals >= int(max_renewals.value):
-                    out.append(RuleViolation("grant.max_renewals", f"A autorização nº {previous.number} já foi renovada "
-                                             f"{previous.renewals} vez(es), o máximo permitido.",
-                                             max_renewals.legal_basis, field="kind"))
+                out += rules.renewal_term(
+                    filed_on=today, issued_on=timezone.localtime(previous.issued_at, pack.tz).date(),
+                    valid_until=previous.valid_until,
+                    renewals=previous.renewals, max_renewals=pack.param("grant.max_renewals", modality),
+                    window_days=pack.param("renewal.window_days_before_expiry", modality),
+                    act_label=previous.act_name or "Autorização",
+                    number=previous.number)
         # filed requests still undecided (a draft is not a request yet; it is judged again when submitted)
         others = applicant.applications.filter(status__in=OPEN_APPLICATION_STATUSES).exclude(
             status=ApplicationStatus.DRAFT)
@@ -527,6 +530,7 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
                                             pack.basis("selection.method", modality), conflict=True)]
         if violations:
             raise violations[0]
+    _ranking_check(pack, application)
     renewed_until = None
     if previous is not None:
         renewed_until = rules.renewal_valid_until(previous.valid_until, pack.today(),
@@ -558,6 +562,27 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
                 data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]}, notice=notice)
     return authorization, alvaras
+
+
+def _ranking_check(pack, application: Application) -> None:
+    """The ranking decides (e.g. art. 17, §6–7; a bidding's highest offer): while the requests
+    exceed the free places, only those ranked within them may be granted; renewals go first but,
+    where the quota binds them (``quota.binds_renewals``), not beyond it (see
+    ``selectors.Ranking``)."""
+    ranking = pending_ranking(application.modality)
+    position = ranking.position_of(application.pk)
+    if position is None or not ranking.exceeds or ranking.within(position):
+        return
+    basis = pack.basis("ranking.criteria", application.modality) or ranking.quota_basis
+    ahead = ranking.last_within()
+    if ahead is None:
+        raise RuleViolation("ranking.no_free_place", f"Não há vaga livre para o requerimento {application.protocol}: "
+                            f"as {ranking.slots} vagas estão ocupadas por outorgas vigentes.",
+                            ranking.quota_basis or basis, conflict=True)
+    raise rules.ranking_order_violation(
+        position=position, free=ranking.free, protocol=application.protocol, ahead=ahead,
+        ahead_protocol=ahead.key.protocol, entry=ranking.entries[position - 1], criteria=ranking.criteria,
+        legal_basis=basis)
 
 
 def _register_auxiliaries(*, actor, authorization: Authorization, named: list[ApplicationAuxiliary]) -> None:

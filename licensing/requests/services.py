@@ -13,6 +13,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from licensing.applications import rules as entry_rules
 from licensing.grants.documents import freeze_grant_documents
 from licensing.grants.models import CURRENT_STATUSES, Authorization
 from licensing.requests.kinds import KINDS
@@ -148,6 +149,9 @@ def request_record_inspection(*, actor, request: LifecycleRequest, approved: boo
     failed = [items[c]["label"] for c, ok in checklist.items() if not ok]
     if approved and failed:
         raise ValidationError({"approved": [f"Há itens reprovados ({'; '.join(failed)}): a vistoria não pode ser aprovada."]})
+    incomplete = entry_rules.inspection_checklist(approved=bool(approved), checklist=checklist, items=list(items.values()))
+    if incomplete:
+        raise incomplete[0]
     before = req.inspection_approved
     req.inspection_approved = bool(approved)
     req.inspection_checklist = checklist

@@ -526,3 +526,23 @@ class DocumentFileView(RoleRequiredMixin, View):
         ext = doc.file.name.rsplit(".", 1)[-1]
         # shown inside the clerk's page (same origin only), images sandboxed (portal.uploads)
         return sandboxed_file_response(doc.file, f"{doc.type.replace(':', '-')}.{ext}", mime=doc.mime)
+
+
+class RenewalStartView(RoleRequiredMixin, View):
+    """"Renovar" on the holder's grant page: a renewal draft prefilled from the grant, then the
+    wizard; a rule that refuses the renewal today is shown on the grant page."""
+
+    roles = (Role.APPLICANT,)
+
+    def post(self, request, pk: int):
+        from licensing.applications.renewal import renewal_start
+        from licensing.grants.models import Authorization
+
+        auth = get_object_or_404(Authorization, pk=pk, holder=request.user)  # another's grant: 404
+        try:
+            app = renewal_start(actor=request.user, authorization=auth)
+        except SERVICE_ERRORS as exc:
+            messages.error(request, f"Renovação não iniciada: {_message(exc)}")
+            return redirect("lifecycle-mine")
+        return redirect(_step_url(app, app.wizard_step or "vehicle"))
+
