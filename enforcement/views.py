@@ -3,6 +3,7 @@ autos, defense, appeal), julgador (queue, judgement, appeal, cancel, publication
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from datetime import timedelta
 
 from django.contrib import messages
@@ -16,6 +17,7 @@ from django.views.generic import TemplateView
 from enforcement import forms, rules, selectors, services
 from enforcement.models import Fine, InfractionStatus
 from portal import regulation
+from portal.actions import ActionView as BaseActionView
 from portal.audit import history_for
 from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation
@@ -213,8 +215,10 @@ class DetailView(RoleRequiredMixin, View):
         return render(request, "enforcement/detail.html", ctx)
 
 
-class ActionView(RoleRequiredMixin, View):
-    """GET shows the form beside the auto; POST calls the service and goes back to the auto."""
+class ActionView(BaseActionView):
+    """An action on one auto (portal.actions.ActionView): GET shows the form beside the auto, POST
+    calls the service named by ``act`` and goes back to the auto; a refusal stays on the form
+    (400 bad input, 409 conflict with the auto's state)."""
 
     form_class: type = forms.NoticeForm
     title = ""
@@ -222,14 +226,17 @@ class ActionView(RoleRequiredMixin, View):
     holder_only = False
     parent = ("Autos de infração", "enforcement:list")  # first breadcrumb: the list the user came from
 
-    def get_infraction(self, request, pk):
-        inf = selectors.infraction_for(request.user, pk)
-        if self.holder_only and inf.holder_id != request.user.pk:
+    def get_object(self):
+        inf = selectors.infraction_for(self.request.user, int(self.kwargs["pk"]))
+        if self.holder_only and inf.holder_id != self.request.user.pk:
             raise Http404("Auto de infração não encontrado.")
         return inf
 
-    def render_form(self, request, inf, form, status=200):
-        ctx = _context_for(inf, request.user)
+    def make_form(self, obj, data=None, files=None):
+        return self.form_class(data, files)
+
+    def context(self, inf, form) -> dict:
+        ctx = _context_for(inf, self.request.user)
         ctx.update(form=form, title=self.title, multipart=any(isinstance(f, forms.MultipleFileField)
                                                               for f in form.fields.values()))
         ctx.update(self.extra_context(inf))
@@ -237,28 +244,23 @@ class ActionView(RoleRequiredMixin, View):
         ctx["crumbs"] = [(label, reverse(url_name)),
                          (f"Auto nº {inf.number}", reverse("enforcement:detail", kwargs={"pk": inf.pk})),
                          (self.title, None)]
-        return render(request, self.template_name, ctx, status=status)
+        return ctx
 
     def extra_context(self, inf) -> dict:
         return {}
 
-    def get(self, request, pk: int):
-        inf = self.get_infraction(request, pk)
-        return self.render_form(request, inf, self.form_class())
+    def perform(self, obj, data: dict):
+        return self.act(self.request, obj, data)
 
-    def post(self, request, pk: int):
-        inf = self.get_infraction(request, pk)
-        form = self.form_class(request.POST, request.FILES)
-        status = 400
-        if form.is_valid():
-            try:
-                message = self.perform(request, inf, form.cleaned_data)
-            except SERVICE_ERRORS as exc:
-                status = apply_refusal(form, exc)
-            else:
-                messages.success(request, message)
-                return redirect("enforcement:detail", pk=inf.pk)
-        return self.render_form(request, inf, form, status=status)
+    @abstractmethod
+    def act(self, request, inf, d) -> str:
+        """Call one service on the auto; return the message to flash."""
+
+    def success_message(self, obj, result) -> str:
+        return result
+
+    def success_url(self, obj, result) -> str:
+        return reverse("enforcement:detail", kwargs={"pk": obj.pk})
 
 
 class NotifyView(ActionView):
@@ -267,7 +269,7 @@ class NotifyView(ActionView):
     title = "Registrar a notificação da autuação"
     parent = ("Notificar autos", "enforcement:notice-queue")
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         inf = services.infraction_notify(actor=request.user, infraction=inf, acknowledged_on=d["acknowledged_on"],
                                          refused=d["refused"], published=d["published"])
         if inf.defense_deadline:
@@ -294,7 +296,7 @@ class DefenseView(ActionView):
                             else "") + f" ({pack.basis('defense.suspends_penalty', inf.modality or None)}).")
         return {"notes": notes}
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         services.defense_file(actor=request.user, infraction=inf, text=d["text"], attachments=d["attachments"])
         return "Defesa prévia recebida. Você será avisado do julgamento."
 
@@ -319,7 +321,7 @@ class AppealView(ActionView):
             notes.append(f"O recurso será julgado por: {authority}.")
         return {"notes": notes}
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         appeal = services.appeal_file(actor=request.user, infraction=inf, text=d["text"], attachments=d["attachments"])
         return f"Recurso recebido; será julgado por: {appeal.authority}."
 
@@ -345,7 +347,7 @@ class JudgeView(ActionView):
             ctx["penalty_error"] = str(exc)
         return ctx
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         judgement = services.infraction_judge(actor=request.user, infraction=inf, upheld=d["upheld"], grounds=d["grounds"])
         return f"Decisão nº {judgement.number} registrada: auto {'procedente' if judgement.upheld else 'improcedente'}."
 
@@ -360,7 +362,7 @@ class DecisionNoticeView(ActionView):
         pack = regulation.current()
         return {"notes": [f"A notificação da decisão abre o prazo do recurso ({pack.basis('appeal.counted_from', inf.modality or None)})."]}
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         notice = services.decision_notice_record(actor=request.user, infraction=inf, acknowledged_on=d["acknowledged_on"],
                                                  refused=d["refused"], published=d["published"])
         return f"Notificação da decisão registrada. Prazo do recurso: até {notice.appeal_deadline:%d/%m/%Y}."
@@ -373,7 +375,7 @@ class WaiverView(ActionView):
     parent = ("Meus autos", "enforcement:mine")
     holder_only = True
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         services.defense_waive(actor=request.user, infraction=inf, text=d["text"])
         return "Renúncia ao prazo de defesa registrada; o auto segue para julgamento."
 
@@ -399,7 +401,7 @@ class PaperView(ActionView):
             notes.append(f"Prazo do recurso: até {inf.appeal_deadline:%d/%m/%Y}. {inf.appeal_deadline_note}")
         return {"notes": notes}
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         service = {"defense": services.defense_file, "waiver": services.defense_waive,
                    "appeal": services.appeal_file}[self.piece]
         service(actor=request.user, infraction=inf, text=d["text"], on=d["received_on"], channel=d["channel"],
@@ -412,7 +414,7 @@ class ReviewHearingView(ActionView):
     form_class = forms.HearingForm
     title = "Intimar o autuado na revisão de ofício"
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         inf = services.review_hearing_open(actor=request.user, infraction=inf, acknowledged_on=d["acknowledged_on"])
         return f"Intimação registrada. Alegações até {inf.review_hearing_deadline:%d/%m/%Y}."
 
@@ -430,7 +432,7 @@ class ReviewAllegationsView(ActionView):
             notes.append(f"Prazo das alegações: até {inf.review_hearing_deadline:%d/%m/%Y}.")
         return {"notes": notes}
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         services.review_allegations_file(actor=request.user, infraction=inf, text=d["text"],
                                          attachments=d["attachments"])
         return "Alegações recebidas; serão consideradas na revisão de ofício."
@@ -482,7 +484,7 @@ class AppealJudgeView(ActionView):
     title = "Julgar o recurso"
     parent = ("Fila de julgamento", "enforcement:queue")
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         appeal = services.appeal_judge(actor=request.user, infraction=inf, granted=d["granted"], grounds=d["grounds"])
         return f"Decisão do recurso nº {appeal.number} registrada: {'provido' if appeal.granted else 'não provido'}."
 
@@ -493,7 +495,7 @@ class SuspensiveEffectView(ActionView):
     title = "Conceder efeito suspensivo ao recurso"
     parent = ("Fila de julgamento", "enforcement:queue")
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         services.appeal_grant_suspensive_effect(actor=request.user, infraction=inf, grounds=d["grounds"])
         return "Efeito suspensivo concedido: a penalidade sobre a autorização fica suspensa até a decisão do recurso."
 
@@ -504,7 +506,7 @@ class CancelView(ActionView):
     title = "Cancelar o auto de infração"
     parent = ("Fila de julgamento", "enforcement:queue")
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         services.infraction_cancel(actor=request.user, infraction=inf, reason=d["reason"])
         return f"Auto nº {inf.number} cancelado."
 
@@ -514,7 +516,7 @@ class FinePaidView(ActionView):
     form_class = forms.PaidForm
     title = "Registrar o pagamento do DAM"
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         fine = getattr(inf, "fine", None) if hasattr(inf, "fine") else None
         if fine is None:
             raise InvalidTransition("Este auto não tem DAM emitido.")
@@ -527,7 +529,7 @@ class RegularisationView(ActionView):
     form_class = forms.RegularisationForm
     title = "Registrar a regularização (fim da suspensão)"
 
-    def perform(self, request, inf, d):
+    def act(self, request, inf, d):
         services.regularisation_record(actor=request.user, infraction=inf, inspected_on=d["inspected_on"],
                                        note=d["note"])
         return "Regularização registrada; a autorização voltou a ficar ativa."
