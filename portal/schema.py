@@ -80,11 +80,15 @@ def _throttled(view) -> bool:
 # --- response shapes -------------------------------------------------------------------
 # The views answer with dicts built by their selectors; these helpers describe those dicts for
 # the schema in a line each (``shape("Fee", id=integer(), amount=money(), ...)``).
-def shape(component: str, /, *, many: bool = False, null: bool = False, **fields) -> serializers.Serializer:
-    """A named object with the given fields (a component of the schema)."""
-    kwargs = {"many": many} if many else {}
+def shape(component: str, /, *, many: bool = False, null: bool = False, required: bool = True,
+          **fields) -> serializers.Serializer:
+    """A named object with the given fields (a component of the schema); ``required=False`` for
+    a member that only some callers get."""
+    kwargs: dict = {"many": True} if many else {}
     if null:
         kwargs["allow_null"] = True
+    if not required:
+        kwargs["required"] = False
     return inline_serializer(name=component, fields=fields, **kwargs)
 
 
