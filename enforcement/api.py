@@ -543,6 +543,6 @@ class InfractionPdfView(APIView):
 
     @extend_schema(responses=pdf("O auto, a notificação, a decisão ou o DAM em PDF."))
     def get(self, request, pk, doc: str):
-        from enforcement.views import infraction_pdf
+        from enforcement.file_views import infraction_pdf
 
         return infraction_pdf(request, selectors.infraction_for(request.user, int(pk)), doc)

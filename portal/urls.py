@@ -19,15 +19,19 @@ api_v1 = [
          name="api-notification-read"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    # the public API first: it is what anonymous traffic asks for, resolved before every room's routes
+    path("", include("portal.public.api_urls")),
+    path("", include("tariffs.api_urls")),
     path("", include("licensing.api_urls")),
     path("", include("enforcement.api_urls")),
-    path("", include("tariffs.api_urls")),
-    path("", include("portal.public.api_urls")),
     path("", include("licensing.transit.api_urls")),
 ]
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
+    # public pages first (their prefixes are their own: verificar/, transparencia/, tarifas/)
+    path("", include("portal.public.urls")),
+    path("", include("tariffs.urls")),
     path("painel/", views.DashboardView.as_view(), name="dashboard"),
     path("conta/entrar/", auth_views.LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True), name="login"),
     path("conta/sair/", portal_auth_views.LogoutView.as_view(), name="logout"),
@@ -56,8 +60,6 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("", include("licensing.urls")),
     path("", include("enforcement.urls")),
-    path("", include("tariffs.urls")),
-    path("", include("portal.public.urls")),
     path("", include("portal.ops_urls")),
     path("", include("licensing.transit.urls")),
 ]

@@ -42,7 +42,16 @@ class RoleRequiredMixin(LoginRequiredMixin):
 
 
 class HomeView(TemplateView):
+    """The home page. For anonymous visitors it is the same page for everyone (a minute's
+    public cache, kept by portal.page_cache until the data change); signed-in people get
+    theirs, private."""
+
     template_name = "portal/home.html"
+
+    def get(self, request, *args, **kwargs):
+        from portal.public.http import public_cache
+
+        return public_cache(request, super().get(request, *args, **kwargs), 60)
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -63,6 +72,8 @@ class DashboardView(LoginRequiredMixin, TemplateView):
         if has_role(self.request.user, Role.APPLICANT) and registry.has(registry.FIRST_STEPS):
             # a new applicant sees where to start instead of a bare list of links
             ctx["first_steps"] = registry.call(registry.FIRST_STEPS, self.request.user)
+            if registry.has(registry.NEXT_STEPS):  # the next thing to do, before anything else
+                ctx["next_steps"] = registry.call(registry.NEXT_STEPS, self.request.user)
         return ctx
 
 

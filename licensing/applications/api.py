@@ -123,6 +123,7 @@ class ReviewIn(serializers.Serializer):
 class ScheduleIn(serializers.Serializer):
     scheduled_for = serializers.DateTimeField(label="data e hora")
     agent = serializers.CharField(label="agente", max_length=150)
+    location = serializers.CharField(label="local", max_length=200, required=False, allow_blank=True)
 
 
 class ResultIn(serializers.Serializer):
@@ -333,7 +334,8 @@ class InspectionView(APIView):
         application = get_object_or_404(Application, pk=pk)
         data = validated(ScheduleIn, request.data)
         inspection = applications_review.inspection_schedule(actor=request.user, application=application,
-                                                  scheduled_for=data["scheduled_for"], agent=_agent_user(data["agent"]))
+                                                  scheduled_for=data["scheduled_for"], agent=_agent_user(data["agent"]),
+                                                  location=data.get("location", ""))
         return Response({"id": inspection.pk, **inspection_payload(application)}, status=status.HTTP_201_CREATED)
 
 
@@ -400,6 +402,7 @@ def inspection_payload(application: Application) -> dict:
     return {
         "application": application.pk,
         "scheduled_for": _iso(timezone.localtime(inspection.scheduled_for)) if inspection else None,
+        "location": inspection.location if inspection else "",
         "agent": inspection.agent_id if inspection else None,
         "agent_name": inspection.agent.display_name if inspection else None,
         "checklist_items": [{"code": i["code"], "label": i["label"], "legal_basis": i["legal_basis"]} for i in items],

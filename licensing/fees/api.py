@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from licensing.fees import selectors as sel
 from licensing.fees import services as svc
-from licensing.fees.models import Fee
+from licensing.fees.models import Fee, PaymentImport
 from licensing.grants import selectors as grants_selectors
 from licensing.grants.models import Authorization
 from licensing.requests import api_responses as R
@@ -118,13 +118,28 @@ class TffIssueView(APIView):
 
 
 class BankReturnView(APIView):
-    """POST /api/v1/fees/bank-return/ (multipart ``file``) — record the payments of a bank return file."""
+    """POST /api/v1/fees/bank-return/ (multipart ``file``) — import a FEBRABAN collection return
+    file or a Pix statement; the report of each line (201 new, 200 when the file was imported before)."""
 
     permission_classes = [IsClerk]
 
     @extend_schema(request={"multipart/form-data": R.BANK_RETURN_UPLOAD}, responses=R.BANK_RETURN)
     def post(self, request):
+        from licensing.fees import reconciliation
+
         upload = request.FILES.get("file")
         if upload is None:
-            return Response({"errors": {"file": ["Envie o arquivo de retorno no campo file."]}}, status=400)
-        return Response(svc.fees_import_bank_return(actor=request.user, content=upload.read()))
+            return Response({"errors": {"file": ["Envie o arquivo do banco no campo file."]}}, status=400)
+        imp, new = reconciliation.payments_import(actor=request.user, content=upload.read(), file_name=upload.name)
+        return Response(reconciliation.import_report(imp, new=new), status=201 if new else 200)
+
+
+class PaymentImportView(APIView):
+    """GET /api/v1/fees/imports/{id}/ — the report of an import."""
+
+    permission_classes = [IsClerk]
+
+    def get(self, request, pk: int):
+        from licensing.fees import reconciliation
+
+        return Response(reconciliation.import_report(get_object_or_404(PaymentImport, pk=pk)))
