@@ -38,11 +38,13 @@ _BUS_FIELDS = dict(id=integer(), plate=text(), category=text(), seated=integer(n
 _DEADLINES = free(help_text="prazo → {label, date, legal_basis}")
 _INTERVENTION_FIELDS = dict(
     id=integer(), decree=text(), declared_on=day(null=True), interventor=text(), term_days=integer(null=True),
-    objectives=text(), grounds=text(), status=text(), procedure_reference=text(), procedure_opened_on=day(null=True),
+    objectives=text(), grounds=texts(help_text="motivos (códigos do pacote)"), status=text(),
+    procedure_reference=text(), procedure_opened_on=day(null=True),
     concluded_on=day(null=True), conclusion=text(), deadlines=_DEADLINES,
 )
 _DEFAULT_FIELDS = dict(
-    id=integer(), grounds=text(), details=text(), notified_on=day(null=True), cure_days=integer(null=True),
+    id=integer(), grounds=texts(help_text="fundamentos (códigos do pacote)"), details=text(),
+    notified_on=day(null=True), cure_days=integer(null=True),
     cure_deadline=day(null=True), status=text(), opened_on=day(null=True), process_reference=text(),
     concluded_on=day(null=True), decision=text(),
 )
@@ -93,7 +95,7 @@ LINE = shape(
 )
 LINE_FARE = shape(
     "LineFare", line=shape("LineRef", id=integer(), code=text(), name=text()), zone=text(),
-    student=serializers.BooleanField(), at=moment(), full_fare=money(), amount=money(), currency=text(),
+    student=serializers.BooleanField(), at=day(), full_fare=money(), amount=money(), currency=text(),
     student_discount=money(null=True), fare=shape("LineFareDecree", decree=text(), announced_on=day(null=True),
                                                   effective_from=day(null=True)),
     legal_basis=text(),
