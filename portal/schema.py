@@ -7,8 +7,9 @@ view is, so they are added here rather than by ninety decorators:
   query string (portal.middleware.NullCharacterMiddleware) even where nothing else is read;
 - 401 wherever a token or session is read (a missing, wrong or expired token);
 - 403 for a role check, and for unsafe methods (CSRF of a session; a holder's own action);
-- 404 ``Error`` for a path with an id (a missing object and another person's look the same)
-  and for a page number past the end of a list;
+- 404 ``Error`` for a path with an id (a missing object and another person's look the same),
+  for a page number past the end of a list, and for a view that says ``may_be_absent`` (a
+  section the active pack does not have);
 - 409 ``Error`` with the rule for a state change (POST/PUT/PATCH/DELETE on a resource);
 - 415 for a body in a media type the view does not read; 429 for throttled views.
 
@@ -79,11 +80,15 @@ def _throttled(view) -> bool:
 # --- response shapes -------------------------------------------------------------------
 # The views answer with dicts built by their selectors; these helpers describe those dicts for
 # the schema in a line each (``shape("Fee", id=integer(), amount=money(), ...)``).
-def shape(component: str, /, *, many: bool = False, null: bool = False, **fields) -> serializers.Serializer:
-    """A named object with the given fields (a component of the schema)."""
-    kwargs = {"many": many} if many else {}
+def shape(component: str, /, *, many: bool = False, null: bool = False, required: bool = True,
+          **fields) -> serializers.Serializer:
+    """A named object with the given fields (a component of the schema); ``required=False`` for
+    a member that only some callers get."""
+    kwargs: dict = {"many": True} if many else {}
     if null:
         kwargs["allow_null"] = True
+    if not required:
+        kwargs["required"] = False
     return inline_serializer(name=component, fields=fields, **kwargs)
 
 
@@ -166,7 +171,7 @@ class PortalAutoSchema(AutoSchema):
         if any(not issubclass(p, _OPEN) for p in perms) or (
                 method in _UNSAFE and any(issubclass(a, SessionAuthentication) for a in authenticators)):
             codes.append("403")
-        if "{" in self.path or self._get_pagination_parameters() or any(
+        if "{" in self.path or getattr(view, "may_be_absent", False) or self._get_pagination_parameters() or any(
                 getattr(p, "name", None) == "page" for p in self.get_override_parameters()):
             codes.append("404")
         if method in _UNSAFE:

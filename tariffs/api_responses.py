@@ -24,7 +24,9 @@ _TARIFF_OBJECT = {
         "modality": _STR, "decree": _STR, "published_on": _DAY, "effective_from": _DAY,
         "structure": {"type": "string", "description": "forma da tabela (bandeiras, quilômetro, zona, linha)"},
         "components": {"type": "object", "additionalProperties": {}, "description": "os valores, por componente"},
-        "legal_basis": _STR, "is_example": {"type": "boolean"}, "adjustment_month": {"type": "integer", "nullable": True},
+        "legal_basis": _STR, "is_example": {"type": "boolean"}, "adjustment_month": {
+            "type": "object", "nullable": True, "description": "mês do reajuste anual e o artigo que o fixa",
+            "properties": {"month": {"type": "integer"}, "name": _STR, "legal_basis": _STR}},
     },
 }
 # with ?modality= (or ?line=) one tariff; without it, the tariff in force of every modality

@@ -30,13 +30,13 @@ def _inspection_fields() -> dict:
     )
 
 
-def _grant_brief(component: str, null: bool = False):
-    return shape(component, null=null, id=integer(), number=text(), valid_until=day(), verification_code=text())
+def _grant_brief(component: str, null: bool = False, required: bool = True):
+    return shape(component, null=null, required=required, id=integer(), number=text(), valid_until=day(), verification_code=text())
 
 
-def _tff(component: str = "ApplicationTff", null: bool = True):
+def _tff(component: str = "ApplicationTff", null: bool = True, required: bool = True):
     return shape(
-        component, null=null, year=integer(), units=money(), legal_basis=text(), amount=money(null=True),
+        component, null=null, required=required, year=integer(), units=money(), legal_basis=text(), amount=money(null=True),
         receipt_document=text(null=True), settled=flag(), receipt_waived=flag(), fee=_TFF_FEE,
     )
 
@@ -73,8 +73,8 @@ APPLICATION_DETAIL = shape(
     requirements=shape("ApplicationRequirement", many=True, required=False, id=integer(), text=text(),
                        document_type=text(), due_date=day(null=True), created_at=moment(null=True),
                        answered_at=moment(null=True)),
-    authorization=_grant_brief("ApplicationAuthorization", null=True),
-    tff=_tff(),
+    authorization=_grant_brief("ApplicationAuthorization", null=True, required=False),
+    tff=_tff(required=False),
     history=shape("ApplicationHistoryEntry", many=True, required=False, at=moment(null=True), action=text(),
                   reason=text(), by=text(null=True), **{"from": text(), "to": text()}),
 )

@@ -123,7 +123,7 @@ class BankReturnView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request={"multipart/form-data": R.BANK_RETURN_UPLOAD}, responses=R.BANK_RETURN)
+    @extend_schema(request={"multipart/form-data": R.BANK_RETURN_UPLOAD}, responses={200: R.BANK_RETURN, 201: R.BANK_RETURN})
     def post(self, request):
         from licensing.fees import reconciliation
 
@@ -139,6 +139,7 @@ class PaymentImportView(APIView):
 
     permission_classes = [IsClerk]
 
+    @extend_schema(responses=R.BANK_RETURN)
     def get(self, request, pk: int):
         from licensing.fees import reconciliation
 

@@ -48,9 +48,13 @@ FEE_PAGE = page("FeeSummary", **_fee_fields())
 FEE_DETAIL = shape("FeeDetail", **_fee_fields(), pix=text(null=True), pix_payload=text(null=True),
                    barcode=text(null=True, help_text="44 dígitos, arrecadação FEBRABAN"),
                    digitable_line=text(null=True, help_text="48 dígitos"), barcode_is_example=flag())
-BANK_RETURN = shape("BankReturnImported", paid=texts(help_text="números dos DAM baixados"),
-                    errors=shape("BankReturnError", many=True, line=integer(), error=text()))
-BANK_RETURN_UPLOAD = shape("BankReturnUpload", file=serializers.FileField(help_text="arquivo de retorno do banco"))
+BANK_RETURN = shape(
+    "PaymentImportReport", id=integer(), source=text(), sha256=text(), already_imported=flag(), imported_at=moment(),
+    lines_total=integer(), settled=texts(help_text="números dos DAM baixados"),
+    lines=shape("PaymentImportLine", many=True, line=integer(), outcome=text(), dam=text(null=True),
+                amount=money(null=True), paid_on=day(null=True), message=text()),
+)
+BANK_RETURN_UPLOAD = shape("BankReturnUpload", file=serializers.FileField(help_text="retorno de cobrança FEBRABAN ou extrato Pix"))
 
 
 def _stand_fields() -> dict:

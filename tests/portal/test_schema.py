@@ -58,11 +58,6 @@ def test_schema_names_the_portal_version_and_the_municipality(client, alegre):
     assert "Alegre/ES" in info["title"] and info["x-municipality"]["name"] == "Alegre"
 
 
-# Collective transport's operations still answer a free-form object in the schema (left for later:
-# their shapes live in licensing/transit/api/serializers.py's *_json helpers).
-UNTYPED_ALLOWED_PREFIX = "/api/v1/transit/"
-
-
 @pytest.mark.django_db
 def test_success_responses_are_typed(client, alegre):
     untyped = []
@@ -71,7 +66,7 @@ def test_success_responses_are_typed(client, alegre):
             for media, body in (response.get("content") or {}).items():
                 schema = body.get("schema", {})
                 if code.startswith("2") and media == "application/json" and schema.get("type") == "object" \
-                        and not schema.get("properties") and not path.startswith(UNTYPED_ALLOWED_PREFIX):
+                        and not schema.get("properties"):
                     untyped.append(f"{method.upper()} {path} {code}")
     assert not untyped, untyped
 

@@ -20,6 +20,8 @@ TransitJudge = role_permission(Role.JUDGE, Role.ADMIN)
 class TransitAPIView(APIView):
     """Base: the whole module answers 404 when the active pack has no collective transport."""
 
+    may_be_absent = True  # the schema declares that 404 on every operation (portal.schema)
+
     def initial(self, request, *args, **kwargs):
         if not sel.transit_enabled():
             raise NotFound("Transporte coletivo não disponível neste município.")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.pagination import PageNumberPagination
@@ -14,6 +13,7 @@ from rest_framework.response import Response
 
 from licensing.transit import selectors as sel
 from licensing.transit import services as svc
+from licensing.transit.api import responses as R
 from licensing.transit.api._base import ComplaintThrottle, TransitAPIView, _valid
 from licensing.transit.api.serializers import (
     ComplaintIn,
@@ -25,6 +25,7 @@ from licensing.transit.models import (
 from portal import regulation
 from portal.api import role_permission
 from portal.roles import Role
+from portal.schema import NOT_FOUND
 
 TransitStaff = role_permission(Role.CLERK, Role.JUDGE, Role.ADMIN)
 TransitClerk = role_permission(Role.CLERK, Role.ADMIN)
@@ -38,7 +39,7 @@ class LineListView(TransitAPIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="transit_lines_list")
+    @extend_schema(responses=R.LINE_PAGE, operation_id="transit_lines_list")
     def get(self, request):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(sel.public_lines(), request, view=self)
@@ -50,7 +51,7 @@ class LineDetailView(TransitAPIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=R.LINE)
     def get(self, request, pk: int):
         line = get_object_or_404(sel.public_lines(), pk=pk)
         return Response(line_json(line, detail=True))
@@ -61,7 +62,7 @@ class LineFareView(TransitAPIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[
+    @extend_schema(responses={200: R.LINE_FARE, 404: NOT_FOUND}, parameters=[
         OpenApiParameter("zone", str, enum=["urban", "rural"]), OpenApiParameter("student", bool),
         OpenApiParameter("at", str, description="data ou data-hora ISO 8601; padrão: agora"),
     ])
@@ -97,7 +98,7 @@ class LineComplaintView(TransitAPIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [ComplaintThrottle]
 
-    @extend_schema(request=ComplaintIn, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=ComplaintIn, responses={201: R.COMPLAINT_FILED})
     def post(self, request, pk: int):
         line = get_object_or_404(sel.public_lines(), pk=pk)
         data = _valid(ComplaintIn, request)

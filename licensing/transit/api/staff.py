@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from licensing.transit import selectors as sel
 from licensing.transit import services as svc
+from licensing.transit.api import responses as R
 from licensing.transit.api._base import TransitAPIView, _valid
 from licensing.transit.api.serializers import (
     AnswerIn,
@@ -71,13 +72,13 @@ class ConcessionaireListView(TransitAPIView):
     def get_permissions(self):
         return [TransitClerk()] if self.request.method == "POST" else [TransitStaff()]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="transit_concessionaires_list")
+    @extend_schema(responses=R.CONCESSIONAIRE_PAGE, operation_id="transit_concessionaires_list")
     def get(self, request):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(sel.concessionaires(), request, view=self)
         return paginator.get_paginated_response([company_json(c, staff=True) for c in page])
 
-    @extend_schema(request=ConcessionaireIn, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=ConcessionaireIn, responses={201: R.CONCESSIONAIRE})
     def post(self, request):
         company = svc.concessionaire_create(actor=request.user, **_valid(ConcessionaireIn, request))
         return Response(company_json(company, staff=True), status=201)
@@ -86,7 +87,7 @@ class ConcessionaireListView(TransitAPIView):
 class ConcessionaireDetailView(TransitAPIView):
     permission_classes = [TransitStaff]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=R.CONCESSIONAIRE)
     def get(self, request, pk: int):
         return Response(company_json(get_object_or_404(Concessionaire, pk=pk), staff=True))
 
@@ -95,7 +96,7 @@ class ConcessionListView(TransitAPIView):
     def get_permissions(self):
         return [TransitClerk()] if self.request.method == "POST" else [TransitStaff()]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="transit_concessions_list",
+    @extend_schema(responses=R.CONCESSION_PAGE, operation_id="transit_concessions_list",
                    parameters=[OpenApiParameter("status", str)])
     def get(self, request):
         paginator = PageNumberPagination()
@@ -103,7 +104,7 @@ class ConcessionListView(TransitAPIView):
         page = paginator.paginate_queryset(qs, request, view=self)
         return paginator.get_paginated_response([concession_json(c) for c in page])
 
-    @extend_schema(request=ConcessionIn, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=ConcessionIn, responses={201: R.CONCESSION})
     def post(self, request):
         data = _valid(ConcessionIn, request)
         ids = data.pop("classified")
@@ -118,7 +119,7 @@ class ConcessionListView(TransitAPIView):
 class ConcessionDetailView(TransitAPIView):
     permission_classes = [TransitStaff]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=R.CONCESSION)
     def get(self, request, pk: int):
         try:
             concession = sel.concession_for_staff(pk)
@@ -150,6 +151,7 @@ class _Action(TransitAPIView, ABC):
         return Response(self.represent(result), status=201 if self.created else 200)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.CONCESSION}))
 class ContractSignView(_Action):
     serializer_class = ContractIn
 
@@ -157,6 +159,7 @@ class ContractSignView(_Action):
         return svc.concession_contract_sign(actor=user, concession=obj, **data)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.CONCESSION}))
 class CallNextView(_Action):
     serializer_class = ReasonIn
 
@@ -165,6 +168,7 @@ class CallNextView(_Action):
         return obj
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.CONCESSION}))
 class ServiceStartView(_Action):
     serializer_class = StartIn
 
@@ -172,11 +176,13 @@ class ServiceStartView(_Action):
         return svc.concession_service_start(actor=user, concession=obj, **data)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.CONCESSION}))
 class RenewView(_Action):
     def act(self, obj, data, user):
         return svc.concession_renew(actor=user, concession=obj)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.CONCESSION}))
 class ClausesView(_Action):
     serializer_class = ClausesIn
 
@@ -184,6 +190,7 @@ class ClausesView(_Action):
         return svc.concession_clauses_record(actor=user, concession=obj, checked=data["clauses"])
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.CONCESSION}))
 class ExtinguishView(_Action):
     permission_classes = [TransitJudge]
     serializer_class = ExtinguishIn
@@ -192,6 +199,7 @@ class ExtinguishView(_Action):
         return svc.concession_extinguish(actor=user, concession=obj, **data)
 
 
+@extend_schema_view(post=extend_schema(responses={201: R.LINE}))
 class LineCreateView(_Action):
     serializer_class = LineIn
     created = True
@@ -204,6 +212,7 @@ class LineCreateView(_Action):
         return line_json(sel.staff_lines().get(pk=result.pk), detail=True)
 
 
+@extend_schema_view(post=extend_schema(responses={201: R.BUS}))
 class BusCreateView(_Action):
     serializer_class = BusIn
     created = True
@@ -215,6 +224,7 @@ class BusCreateView(_Action):
         return bus_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={201: R.INTERVENTION}))
 class InterventionCreateView(_Action):
     serializer_class = InterventionIn
     created = True
@@ -226,6 +236,7 @@ class InterventionCreateView(_Action):
         return intervention_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={201: R.DEFAULT}))
 class DefaultCreateView(_Action):
     serializer_class = DefaultIn
     created = True
@@ -237,6 +248,7 @@ class DefaultCreateView(_Action):
         return default_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={201: R.FARE}))
 class FareCreateView(_Action):
     model = BusLine
     serializer_class = FareIn
@@ -249,6 +261,7 @@ class FareCreateView(_Action):
         return fare_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={201: R.ITINERARY}))
 class ItineraryChangeView(_Action):
     model = BusLine
     serializer_class = ItineraryChangeIn
@@ -264,6 +277,7 @@ class ItineraryChangeView(_Action):
         return itinerary_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.ITINERARY}))
 class ItineraryApproveView(_Action):
     model = Itinerary
     serializer_class = ApproveIn
@@ -275,6 +289,7 @@ class ItineraryApproveView(_Action):
         return itinerary_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.ITINERARY}))
 class ItineraryDiscardView(_Action):
     model = Itinerary
     serializer_class = ReasonIn
@@ -286,6 +301,7 @@ class ItineraryDiscardView(_Action):
         return itinerary_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.BUS}))
 class BusWithdrawView(_Action):
     model = Bus
     serializer_class = ReasonIn
@@ -297,6 +313,7 @@ class BusWithdrawView(_Action):
         return bus_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.INTERVENTION}))
 class ProcedureOpenView(_Action):
     model = Intervention
     serializer_class = ProcedureIn
@@ -308,6 +325,7 @@ class ProcedureOpenView(_Action):
         return intervention_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.INTERVENTION}))
 class InterventionConcludeView(_Action):
     model = Intervention
     permission_classes = [TransitJudge]
@@ -320,6 +338,7 @@ class InterventionConcludeView(_Action):
         return intervention_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.DEFAULT}))
 class DefaultCureView(_Action):
     model = DefaultProceeding
     serializer_class = CureIn
@@ -331,6 +350,7 @@ class DefaultCureView(_Action):
         return default_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.DEFAULT}))
 class DefaultOpenView(_Action):
     model = DefaultProceeding
     serializer_class = ProcedureIn
@@ -342,6 +362,7 @@ class DefaultOpenView(_Action):
         return default_json(result)
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.DEFAULT}))
 class DefaultConcludeView(_Action):
     model = DefaultProceeding
     permission_classes = [TransitJudge]
@@ -357,7 +378,7 @@ class DefaultConcludeView(_Action):
 class ComplaintListView(TransitAPIView):
     permission_classes = [TransitStaff]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("status", str)])
+    @extend_schema(responses=R.COMPLAINT_PAGE, parameters=[OpenApiParameter("status", str)])
     def get(self, request):
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(sel.complaints(request.query_params.get("status") or None), request,
@@ -365,6 +386,7 @@ class ComplaintListView(TransitAPIView):
         return paginator.get_paginated_response([complaint_json(c, staff=True) for c in page])
 
 
+@extend_schema_view(post=extend_schema(responses={200: R.COMPLAINT}))
 class ComplaintAnswerView(_Action):
     model = Complaint
     serializer_class = AnswerIn
