@@ -36,7 +36,7 @@ class InfractionStatus(models.TextChoices):
 
 
 S = InfractionStatus
-# Allowed transitions, in one place; services._transition performs them.
+# Allowed transitions, in one place; services._common._transition performs them.
 INFRACTION_TRANSITIONS: dict[str, set[str]] = {
     S.ISSUED: {S.NOTIFIED, S.AWAITING_JUDGEMENT, S.CANCELLED},
     S.NOTIFIED: {S.DEFENSE_FILED, S.AWAITING_JUDGEMENT, S.UPHELD, S.DISMISSED, S.CANCELLED},

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from enforcement import views
+from enforcement import file_views, views
 
 app_name = "enforcement"
 
@@ -30,9 +30,9 @@ urlpatterns = [
     path("fiscalizacao/autos/<int:pk>/cancelar/", views.CancelView.as_view(), name="cancel"),
     path("fiscalizacao/autos/<int:pk>/dam/pagamento/", views.FinePaidView.as_view(), name="fine-paid"),
     path("fiscalizacao/autos/<int:pk>/regularizacao/", views.RegularisationView.as_view(), name="regularisation"),
-    re_path(r"^fiscalizacao/autos/(?P<pk>\d+)/(?P<kind>photo|attachment)/(?P<file_pk>\d+)/$", views.FileView.as_view(),
+    re_path(r"^fiscalizacao/autos/(?P<pk>\d+)/(?P<kind>photo|attachment)/(?P<file_pk>\d+)/$", file_views.FileView.as_view(),
             name="file"),
-    re_path(r"^fiscalizacao/autos/(?P<pk>\d+)/pdf/(?P<doc>auto|notice|decision|dam)/$", views.PdfView.as_view(),
+    re_path(r"^fiscalizacao/autos/(?P<pk>\d+)/pdf/(?P<doc>auto|notice|decision|dam)/$", file_views.PdfView.as_view(),
             name="pdf"),
     path("fiscalizacao/julgamento/", views.JudgeQueueView.as_view(), name="queue"),
     path("fiscalizacao/notificacoes/", views.NoticeQueueView.as_view(), name="notice-queue"),

@@ -6,52 +6,27 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views import View
 from django.views.generic import TemplateView
 
 from enforcement import forms, rules, selectors, services
-from enforcement.models import Attachment, Fine, InfractionStatus
+from enforcement.models import Fine, InfractionStatus
 from portal import regulation
 from portal.audit import history_for
 from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation
-from portal.pdf import qr_svg_data_uri, render_pdf, verification_url
+from portal.refusals import SERVICE_ERRORS, apply_refusal
 from portal.roles import STAFF_ROLES, Role, has_role
-from portal.uploads import serve_private_file
-from portal.validators import mask_cpf
 from portal.views import RoleRequiredMixin
 
 S = InfractionStatus
 AGENT_ROLES = (Role.AGENT, Role.CLERK, Role.ADMIN)
 JUDGE_ROLES = (Role.JUDGE,)
 CLERK_ROLES = (Role.CLERK, Role.ADMIN)
-
-
-def _apply_errors(form, exc) -> int:
-    """Put a service error on the form; returns the HTTP status to answer with."""
-    if isinstance(exc, RuleViolation):
-        field = exc.field if exc.field in form.fields else None
-        form.add_error(field, str(exc))
-        return 409 if exc.conflict else 400
-    if isinstance(exc, InvalidTransition):
-        form.add_error(None, exc.message)
-        return 409
-    if isinstance(exc, ValidationError) and hasattr(exc, "message_dict"):
-        for field, errors in exc.message_dict.items():
-            for error in errors:
-                form.add_error(field if field in form.fields else None, error)
-        return 400
-    form.add_error(None, "; ".join(exc.messages))
-    return 400
-
-
-SERVICE_ERRORS = (RuleViolation, InvalidTransition, ValidationError)
-
 
 ACTION_LABELS = AUDIT_ACTION_LABELS  # one vocabulary: portal.audit_actions.AuditAction
 
@@ -135,7 +110,7 @@ class InfractionCreateView(RoleRequiredMixin, View):
                     idempotency_key=d["idempotency_key"], photos=d["photos"],
                 )
             except SERVICE_ERRORS as exc:
-                status = _apply_errors(form, exc)
+                status = apply_refusal(form, exc)
             else:
                 messages.success(request, f"Auto de infração nº {inf.number} lavrado." if created else
                                  f"Este envio já tinha sido registrado: auto nº {inf.number}.")
@@ -279,7 +254,7 @@ class ActionView(RoleRequiredMixin, View):
             try:
                 message = self.perform(request, inf, form.cleaned_data)
             except SERVICE_ERRORS as exc:
-                status = _apply_errors(form, exc)
+                status = apply_refusal(form, exc)
             else:
                 messages.success(request, message)
                 return redirect("enforcement:detail", pk=inf.pk)
@@ -494,7 +469,7 @@ class RegulationView(RoleRequiredMixin, View):
                                                  act_date=d["act_date"], value=d["value"],
                                                  effective_from=d["effective_from"])
             except SERVICE_ERRORS as exc:
-                status = _apply_errors(form, exc)
+                status = apply_refusal(form, exc)
             else:
                 messages.success(request, f"Regulamento {row.act_number} registrado.")
                 return redirect("enforcement:regulations")
@@ -556,57 +531,3 @@ class RegularisationView(ActionView):
         services.regularisation_record(actor=request.user, infraction=inf, inspected_on=d["inspected_on"],
                                        note=d["note"])
         return "Regularização registrada; a autorização voltou a ficar ativa."
-
-
-# --- files and PDFs ------------------------------------------------------------------
-class FileView(RoleRequiredMixin, View):
-    def get(self, request, pk, file_pk, kind: str):
-        inf = selectors.infraction_for(request.user, int(pk))
-        if kind == "photo":
-            item = get_object_or_404(inf.photos, pk=file_pk)
-        else:
-            item = get_object_or_404(Attachment, infraction=inf, pk=file_pk)
-        return serve_private_file(item.file, f"auto-{inf.number.replace('/', '-')}-{kind}-{item.pk}"
-                                             f".{item.file.name.rsplit('.', 1)[-1]}")
-
-
-PDF_DOCUMENTS = {
-    "auto": ("enforcement/pdf/auto.html", "Auto de Infração"),
-    "notice": ("enforcement/pdf/notice.html", "Notificação de Autuação"),
-    "decision": ("enforcement/pdf/decision.html", "Decisão"),
-    "dam": ("enforcement/pdf/dam.html", "Documento de Arrecadação Municipal (DAM)"),
-}
-
-
-def infraction_pdf(request, inf, doc: str) -> HttpResponse:
-    """The PDF of an auto (auto, notificação, decisão, DAM) for its holder or staff."""
-    template, title = PDF_DOCUMENTS[doc]
-    ctx = _context_for(inf, request.user)
-    if doc == "notice" and ctx["notice"] is None:
-        raise Http404("Auto ainda não notificado.")
-    if doc == "decision" and ctx["judgement"] is None:
-        raise Http404("Auto ainda não julgado.")
-    if doc == "dam" and ctx["fine"] is None:
-        raise Http404("Sem DAM emitido.")
-    if not (ctx["is_staff"] or ctx["is_holder"]):
-        raise PermissionDenied
-    pack = ctx["pack"]
-    ctx.update(
-        title=title,
-        doc_number={"auto": inf.number, "notice": getattr(ctx["notice"], "number", ""),
-                    "decision": getattr(ctx["judgement"], "number", ""), "dam": getattr(ctx["fine"], "number", "")}[doc],
-        fiscal_unit=pack.fiscal_unit,
-        defense_days=pack.value("defense.days", inf.modality or None),
-        defense_basis=pack.basis("defense.days", inf.modality or None),
-        masked_driver_cpf=mask_cpf(inf.driver_cpf) if inf.driver_cpf else "",
-        verify_url=verification_url(inf.verification_code) if inf.verification_code else "",
-        qr=qr_svg_data_uri(verification_url(inf.verification_code)) if inf.verification_code else "",
-    )
-    response = HttpResponse(render_pdf(template, ctx), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
-    return response
-
-
-class PdfView(RoleRequiredMixin, View):
-    def get(self, request, pk, doc: str):
-        return infraction_pdf(request, selectors.infraction_for(request.user, int(pk)), doc)

@@ -26,6 +26,10 @@ from licensing.fees.models import (  # noqa: F401
     Fee,
     FeeKind,
     FeeStatus,
+    PaymentImport,
+    PaymentLine,
+    PaymentOutcome,
+    PaymentSource,
 )
 from licensing.grants.models import (  # noqa: F401
     ALVARA_TRANSITIONS,
@@ -33,6 +37,8 @@ from licensing.grants.models import (  # noqa: F401
     CURRENT_STATUSES,
     Alvara,
     AlvaraStatus,
+    Amendment,
+    AmendmentKind,
     Authorization,
     AuthorizationStatus,
     GrantBar,

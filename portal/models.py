@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from portal.numbers import br_number
 from portal.validators import validate_cpf
 
 
@@ -149,7 +150,8 @@ class FiscalUnitValue(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} R$ {self.value} desde {self.effective_from:%d/%m/%Y}"
+        places = 2 if self.value == round(self.value, 2) else 4  # a unit may be set to 4 places
+        return f"{self.name} R$ {br_number(self.value, places)} desde {self.effective_from:%d/%m/%Y}"
 
 
 TRUNCATE_GUARD = (
@@ -259,6 +261,8 @@ class Notification(models.Model):
     subject = models.CharField("assunto", max_length=200)
     body = models.TextField("mensagem")
     link = models.CharField("link", max_length=300, blank=True)
+    pix_payload = models.TextField("Pix copia e cola", blank=True,
+                                   help_text="Código Pix do DAM avisado: vai no e-mail com o QR Code.")
     dedup_key = models.CharField("chave de unicidade", max_length=200, null=True, blank=True, unique=True)
     created_at = models.DateTimeField("criada em", default=timezone.now, db_index=True)
     read_at = models.DateTimeField("lida em", null=True, blank=True)

@@ -39,6 +39,7 @@ from licensing.requests.rules import (
 )
 from portal import regulation
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
+from portal.refusals import refusal_status
 from portal.roles import Role, has_role
 from portal.validators import format_cpf
 from portal.views import RoleRequiredMixin
@@ -47,8 +48,9 @@ DESK = (Role.CLERK, Role.ADMIN)
 PAGE_SIZE = 25
 
 
-def apply_errors(form, exc) -> None:
-    """Put a service's refusal on the form: beside its field, or at the top."""
+def apply_errors(form, exc) -> int:
+    """Put a service's refusal on the form: beside its field, or at the top; returns the status to
+    answer with (portal.refusals: 409 for a conflict with the state, 400 for invalid input)."""
     if isinstance(exc, RuleViolations):
         for v in exc.violations:
             apply_errors(form, v)
@@ -62,6 +64,7 @@ def apply_errors(form, exc) -> None:
                 form.add_error(field if field in form.fields else None, errors)
         else:
             form.add_error(None, exc.messages)
+    return refusal_status(exc)
 
 
 def error_text(exc) -> str:
@@ -86,7 +89,7 @@ ACTION_LABELS = {
 }
 # Coded values of the requests' data, in words (the codes come from rules.py, with their articles).
 VALUE_LABELS: dict[str, dict[str, str]] = {
-    "ground": {**{code: label for code, (label, _) in SUBSTITUTION_GROUNDS.items()}, **TRANSFER_GROUNDS},
+    "ground": {**SUBSTITUTION_GROUNDS, **TRANSFER_GROUNDS},
     "relationship": dict(HEIR_RELATIONSHIPS),
     "certificate_issuer": dict(CERTIFICATE_ISSUERS),
 }
@@ -199,15 +202,16 @@ class RequestNewView(RoleRequiredMixin, View):
     def post(self, request, pk: int, kind: str):
         auth, spec = self._setup(request, pk, kind)
         form = self._form(spec, auth, request.POST)
+        status = 400
         if form.is_valid():
             try:
                 req = svc.request_file(actor=request.user, authorization=auth, kind=kind, data=form_to_data(form))
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 messages.success(request, f"Pedido protocolado sob o nº {req.protocol}.")
                 return redirect("lifecycle-request-detail", pk=req.pk)
-        return self._render(request, auth, kind, form, status=400)
+        return self._render(request, auth, kind, form, status=status)
 
 
 class RequestDetailView(RoleRequiredMixin, TemplateView):

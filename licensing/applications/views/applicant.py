@@ -47,16 +47,19 @@ from licensing.applications.selectors import (
     current_documents,
     document_label,
     pending_ranking,
+    plate_conflict,
     required_documents,
 )
 from licensing.fees.services import application_tff, application_tff_issue
+from licensing.grants.selectors import act_chain
 from portal import regulation
 from portal.audit import audit_log, history_for
 from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.numbers import brl
+from portal.refusals import refusal_status
 from portal.roles import Role, has_role
-from portal.uploads import serve_private_file
+from portal.uploads import sandboxed_file_response
 from portal.views import RoleRequiredMixin
 
 CLERK = (Role.CLERK, Role.ADMIN)
@@ -156,6 +159,7 @@ class ApplicationNewView(WizardMixin, View):
 
     def post(self, request):
         form = ModalityForm(request.POST, bidding=self._bidding())
+        status = 400
         if form.is_valid():
             data = form.cleaned_data
             profile = ApplicantProfile.objects.filter(user=request.user).first()
@@ -166,7 +170,7 @@ class ApplicationNewView(WizardMixin, View):
                     extra={"schooling": profile.schooling, "dependents": profile.dependents,
                            "cnh_points": profile.cnh_points} if profile else None)
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 app.wizard_step = "vehicle"
                 app.save(update_fields=["wizard_step"])
@@ -175,7 +179,7 @@ class ApplicationNewView(WizardMixin, View):
         return render(request, "licensing/applications/wizard/modality.html", {
             "form": form, "steps": STEPS, "step": "modality", "step_index": 1, "step_total": len(STEPS),
             "draft": draft, "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
-                                              ("Novo requerimento", None))}, status=400)
+                                              ("Novo requerimento", None))}, status=status)
 
 
 class ApplicationStepView(WizardMixin, View):
@@ -199,7 +203,7 @@ class ApplicationStepView(WizardMixin, View):
             slots = int(pack.value("auxiliary.max", app.modality, default=2))
             initial = {}
             for a in app.auxiliaries.all():
-                for f in ("cpf", "name", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear"):
+                for f in ("cpf", "name", "birth_date", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear"):
                     initial[f"aux{a.position}_{f}"] = getattr(a, f)
             return AuxiliariesForm(data, initial=typed or initial, slots=max(slots, 0))
         return None
@@ -242,6 +246,7 @@ class ApplicationStepView(WizardMixin, View):
         if step not in ("vehicle", "driver", "auxiliaries"):
             raise Http404
         form = self._form(app, step, request.POST)
+        status = 400
         if form.is_valid():
             data = form.cleaned_data
             kwargs = {}
@@ -258,7 +263,7 @@ class ApplicationStepView(WizardMixin, View):
             except SERVICE_ERRORS as exc:
                 mapping = {f"auxiliary_drivers.{i}.{f}": f"aux{i}_{f}" for i in range(1, 6)
                            for f in ("cpf", "name", "cnh_category", "cnh_first_issued", "cnh_ear", "birth_date")}
-                apply_errors(form, exc, mapping)
+                status = apply_errors(form, exc, mapping)
                 if request.POST.get("later"):
                     return self._keep_typed(request, app, step, form)
             else:
@@ -272,7 +277,7 @@ class ApplicationStepView(WizardMixin, View):
                 return redirect(_step_url(app, nxt))
         elif request.POST.get("later"):
             return self._keep_typed(request, app, step, form)
-        return self.render_step(request, app, step, form, status=400)
+        return self.render_step(request, app, step, form, status=status)
 
 
 class ApplicationSubmitView(RoleRequiredMixin, View):
@@ -291,7 +296,7 @@ class ApplicationSubmitView(RoleRequiredMixin, View):
                 "application": app, "step": "review", "steps": STEPS, "step_index": len(STEPS),
                 "step_total": len(STEPS), "problems": problems, "auxiliaries": list(app.auxiliaries.all()),
                 "items": [{"item": i, "doc": sent.get(i.code)} for i in required_documents(app)],
-                "crumbs": _crumbs(("Novo requerimento", None))}, status=400)
+                "crumbs": _crumbs(("Novo requerimento", None))}, status=refusal_status(exc))
         return redirect(reverse("licensing-application", kwargs={"pk": app.pk}) + "?protocolado=1")
 
 
@@ -433,6 +438,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
             "requirements": list(app.requirements.all()), "inspection": inspection,
             "just_submitted": just_submitted,
             "alvaras": list(app.authorization.alvaras.all()) if app.authorization else [],
+            "chain": act_chain(app.authorization) if app.authorization and (is_clerk or is_owner) else [],
             "can_upload_any": app.status != ApplicationStatus.DRAFT and any(
                 r["can_upload"] and not r["waived"] for r in items),
             "has_declaration": declaration_item(app) is not None,
@@ -450,6 +456,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 "reject_form": forms.get("reject_form") or RejectForm(),
                 "blockers": _summarise(approval_blockers(app)) if app.status in OPEN_APPLICATION_STATUSES else [],
                 "ranking": _ranking_note(app),
+                "plate_conflict": plate_conflict(app),
                 "pending_documents": sum(1 for row in items if row["doc"] is not None
                                          and row["doc"].status == DocumentStatus.PENDING)
                 if app.status in OPEN_APPLICATION_STATUSES and app.status != ApplicationStatus.DRAFT else 0,
@@ -517,10 +524,5 @@ class DocumentFileView(RoleRequiredMixin, View):
             raise Http404("O arquivo foi apagado pela política de retenção de dados (LGPD).")
         audit_log(actor=request.user, obj=app, action="document_viewed", data={"document": doc.pk, "type": doc.type})
         ext = doc.file.name.rsplit(".", 1)[-1]
-        response = serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
-        # shown inside the clerk's page (same origin only); a PDF needs the browser's viewer, so no sandbox
-        response["X-Frame-Options"] = "SAMEORIGIN"
-        sandbox = "" if doc.mime == "application/pdf" else "; sandbox"
-        response["Content-Security-Policy"] = (
-            "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'" + sandbox)
-        return response
+        # shown inside the clerk's page (same origin only), images sandboxed (portal.uploads)
+        return sandboxed_file_response(doc.file, f"{doc.type.replace(':', '-')}.{ext}", mime=doc.mime)

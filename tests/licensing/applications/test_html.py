@@ -52,9 +52,12 @@ def test_html_journey(slug, modality, load_pack, web, applicant, clerk, agent):
                                  "cnh_first_issued": "15/01/2010", "cnh_ear": "on", "schooling": "4",
                                  "dependents": "2"})
     assert r.status_code == 302 and r["Location"] == step("auxiliaries")
-    r = me.post(step("auxiliaries"), {"aux1_name": "Paulo Auxiliar", "aux1_cpf": CPF().generate(),
-                                      "aux1_cnh_number": CNH().generate(), "aux1_cnh_category": cats[-1],
-                                      "aux1_cnh_first_issued": "01/02/2012", "aux1_cnh_ear": "on"})
+    aux = {"aux1_name": "Paulo Auxiliar", "aux1_cpf": CPF().generate(), "aux1_cnh_number": CNH().generate(),
+           "aux1_cnh_category": cats[-1], "aux1_cnh_first_issued": "01/02/2012", "aux1_cnh_ear": "on"}
+    if pack.param("driver.min_age", modality) is not None:  # the auxiliary's age is asked like the holder's
+        r = me.post(step("auxiliaries"), aux)
+        assert r.status_code == 400 and "idade mínima" in r.content.decode()
+    r = me.post(step("auxiliaries"), {**aux, "aux1_birth_date": "10/03/1985"})
     assert r.status_code == 302 and r["Location"] == step("documents")
     body = me.get(step("documents")).content.decode()
     assert "Paulo Auxiliar" in body
@@ -248,7 +251,7 @@ def test_bidding_ranking_and_withdrawal_moves_the_next_up(arapora, api, web, app
     low = create_and_submit(api, outsider, bid_amount="1800.00")
     url = reverse("licensing-ranking") + "?modality=taxi"
     page = web(clerk).get(url).content.decode()
-    assert page.index(high["protocol"]) < page.index(low["protocol"]) and "2500,00" in page
+    assert page.index(high["protocol"]) < page.index(low["protocol"]) and "R$ 2.500,00" in page
     assert "art. 4" in page
     r = api(applicant).post(f"/api/v1/applications/{high['id']}/withdraw/", {"reason": "Mudei de cidade"}, format="json")
     assert r.status_code == 200 and r.json()["status"] == "withdrawn"

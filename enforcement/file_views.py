@@ -1,0 +1,70 @@
+"""Files and PDFs of an auto: proof photos and attachments (private files), and the PDF of
+the auto, its notice, decision and DAM, for the holder or staff."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.views import View
+
+from enforcement import selectors
+from enforcement.models import Attachment
+from enforcement.views import _context_for
+from portal.pdf import qr_png_data_uri, render_pdf, verification_url
+from portal.uploads import serve_private_file
+from portal.validators import mask_cpf
+from portal.views import RoleRequiredMixin
+
+
+class FileView(RoleRequiredMixin, View):
+    def get(self, request, pk, file_pk, kind: str):
+        inf = selectors.infraction_for(request.user, int(pk))
+        if kind == "photo":
+            item = get_object_or_404(inf.photos, pk=file_pk)
+        else:
+            item = get_object_or_404(Attachment, infraction=inf, pk=file_pk)
+        return serve_private_file(item.file, f"auto-{inf.number.replace('/', '-')}-{kind}-{item.pk}"
+                                             f".{item.file.name.rsplit('.', 1)[-1]}")
+
+
+PDF_DOCUMENTS = {
+    "auto": ("enforcement/pdf/auto.html", "Auto de Infração"),
+    "notice": ("enforcement/pdf/notice.html", "Notificação de Autuação"),
+    "decision": ("enforcement/pdf/decision.html", "Decisão"),
+    "dam": ("enforcement/pdf/dam.html", "Documento de Arrecadação Municipal (DAM)"),
+}
+
+
+def infraction_pdf(request, inf, doc: str) -> HttpResponse:
+    """The PDF of an auto (auto, notificação, decisão, DAM) for its holder or staff."""
+    template, title = PDF_DOCUMENTS[doc]
+    ctx = _context_for(inf, request.user)
+    if doc == "notice" and ctx["notice"] is None:
+        raise Http404("Auto ainda não notificado.")
+    if doc == "decision" and ctx["judgement"] is None:
+        raise Http404("Auto ainda não julgado.")
+    if doc == "dam" and ctx["fine"] is None:
+        raise Http404("Sem DAM emitido.")
+    if not (ctx["is_staff"] or ctx["is_holder"]):
+        raise PermissionDenied
+    pack = ctx["pack"]
+    ctx.update(
+        title=title,
+        doc_number={"auto": inf.number, "notice": getattr(ctx["notice"], "number", ""),
+                    "decision": getattr(ctx["judgement"], "number", ""), "dam": getattr(ctx["fine"], "number", "")}[doc],
+        fiscal_unit=pack.fiscal_unit,
+        defense_days=pack.value("defense.days", inf.modality or None),
+        defense_basis=pack.basis("defense.days", inf.modality or None),
+        masked_driver_cpf=mask_cpf(inf.driver_cpf) if inf.driver_cpf else "",
+        verify_url=verification_url(inf.verification_code) if inf.verification_code else "",
+        qr=qr_png_data_uri(verification_url(inf.verification_code)) if inf.verification_code else "",
+    )
+    response = HttpResponse(render_pdf(template, ctx), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
+    return response
+
+
+class PdfView(RoleRequiredMixin, View):
+    def get(self, request, pk, doc: str):
+        return infraction_pdf(request, selectors.infraction_for(request.user, int(pk)), doc)
