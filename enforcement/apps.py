@@ -11,12 +11,12 @@ class EnforcementConfig(AppConfig):
         from portal.roles import Role
 
         register(
-            MenuItem("Consultar placa", "enforcement:lookup", (Role.AGENT, Role.CLERK, Role.ADMIN), 30),
+            MenuItem("Consultar placa", "enforcement:lookup", (Role.AGENT, Role.CLERK, Role.ADMIN), 30, group="Fiscalização"),
             MenuItem("Lavrar auto", "enforcement:new", (Role.AGENT,), 31),
-            MenuItem("Autos de infração", "enforcement:list", (Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN), 32),
-            MenuItem("Notificar autos", "enforcement:notice-queue", (Role.CLERK, Role.ADMIN), 33),
+            MenuItem("Autos de infração", "enforcement:list", (Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN), 32, group="Fiscalização"),
+            MenuItem("Notificar autos", "enforcement:notice-queue", (Role.CLERK, Role.ADMIN), 33, group="Fiscalização"),
             MenuItem("Fila de julgamento", "enforcement:queue", (Role.JUDGE,), 34),
-            MenuItem("Diário Oficial", "enforcement:publication", (Role.JUDGE, Role.CLERK, Role.ADMIN), 35),
+            MenuItem("Diário Oficial", "enforcement:publication", (Role.JUDGE, Role.CLERK, Role.ADMIN), 35, group="Fiscalização"),
             MenuItem("Meus autos", "enforcement:mine", (Role.APPLICANT,), 36),
             MenuItem("Infrações e penalidades", "enforcement:catalogue", (), 80),
         )

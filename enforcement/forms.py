@@ -8,7 +8,7 @@ from django import forms
 from django.utils import timezone
 
 from portal import regulation
-from portal.forms import FriendlyRequiredMixin
+from portal.forms import BrDateInput, FriendlyRequiredMixin
 from portal.validators import validate_plate
 
 
@@ -85,7 +85,7 @@ class InfractionForm(FriendlyRequiredMixin, forms.Form):
 
 class NoticeForm(FriendlyRequiredMixin, forms.Form):
     acknowledged_on = forms.DateField(label="Data da ciência (ou da recusa)",
-                                      widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                      widget=BrDateInput(),
                                       help_text="O prazo da defesa conta a partir do dia seguinte.")
     refused = forms.BooleanField(label="O autuado recusou-se a receber a notificação", required=False)
     published = forms.BooleanField(label="Autuado não localizado: notificado por publicação (data da publicação)",
@@ -94,13 +94,13 @@ class NoticeForm(FriendlyRequiredMixin, forms.Form):
 
 class DecisionNoticeForm(NoticeForm):
     acknowledged_on = forms.DateField(label="Data da ciência da decisão (ou da recusa, ou da publicação)",
-                                      widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                      widget=BrDateInput(),
                                       help_text="O prazo do recurso conta a partir do dia seguinte.")
 
 
 class HearingForm(FriendlyRequiredMixin, forms.Form):
     acknowledged_on = forms.DateField(label="Data da ciência da intimação",
-                                      widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                      widget=BrDateInput(),
                                       help_text="O prazo das alegações conta a partir do dia seguinte.")
 
 
@@ -116,7 +116,7 @@ class PaperForm(FriendlyRequiredMixin, forms.Form):
     channel = forms.ChoiceField(label="Entregue", choices=[("counter", "no balcão (protocolo)"),
                                                            ("post", "pelo correio")])
     received_on = forms.DateField(label="Data do recebimento",
-                                  widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                  widget=BrDateInput(),
                                   help_text="A tempestividade é julgada por esta data.")
     text = forms.CharField(label="Resumo ou transcrição da peça", widget=forms.Textarea(attrs={"rows": 6}))
     attachments = MultipleFileField(label="Páginas digitalizadas", help_text="PDF, JPEG ou PNG.")
@@ -127,9 +127,9 @@ class RegulationForm(FriendlyRequiredMixin, forms.Form):
     act_number = forms.CharField(label="Número do regulamento (decreto)", max_length=60,
                                  help_text="Ex.: Decreto nº 1.234/2026.")
     act_date = forms.DateField(label="Data do regulamento",
-                               widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+                               widget=BrDateInput())
     effective_from = forms.DateField(label="Vigente desde (se diferente da data)", required=False,
-                                     widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+                                     widget=BrDateInput())
     value = forms.DecimalField(label="Valor (R$)", max_digits=12, decimal_places=2, min_value=0,
                                help_text="Em reais: valor da multa, ou de uma unidade fiscal.")
 
@@ -168,7 +168,7 @@ class CancelForm(FriendlyRequiredMixin, forms.Form):
 
 
 class PaidForm(FriendlyRequiredMixin, forms.Form):
-    paid_on = forms.DateField(label="Data do pagamento", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    paid_on = forms.DateField(label="Data do pagamento", widget=BrDateInput())
 
 
 class PlateLookupForm(FriendlyRequiredMixin, forms.Form):
@@ -186,6 +186,6 @@ class PlateLookupForm(FriendlyRequiredMixin, forms.Form):
 
 
 class RegularisationForm(FriendlyRequiredMixin, forms.Form):
-    inspected_on = forms.DateField(label="Data da nova vistoria", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    inspected_on = forms.DateField(label="Data da nova vistoria", widget=BrDateInput(),
                                    help_text="Vistoria que comprovou a regularização do motivo da suspensão.")
     note = forms.CharField(label="Observação", required=False, widget=forms.Textarea(attrs={"rows": 3}))

@@ -164,6 +164,11 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         "alvara": next(({"id": a.pk, "number": a.number, "status": a.status, "status_label": a.get_status_display(),
                          "valid_until": a.valid_until,
                          "person": a.person.display_name} for a in alvaras if not a.is_auxiliary), None),
+        # what the agent compares with the vehicle stopped in front of them
+        "vehicle": None if auth is None or auth.vehicle is None else {
+            "make": auth.vehicle.make, "model": auth.vehicle.model, "color": auth.vehicle.color,
+            "manufacture_year": auth.vehicle.manufacture_year, "plate": auth.vehicle.display_plate,
+        },
         "alvaras": [
             {"id": a.pk, "number": a.number, "status": a.status, "status_label": a.get_status_display(),
              "valid_until": a.valid_until, "person": a.person.display_name, "is_auxiliary": a.is_auxiliary}

@@ -462,6 +462,31 @@ def _next_steps(user) -> list[dict]:
     return next_steps(user)
 
 
+def _desk_queues() -> list[dict]:
+    """The clerk's queues: applications (desk_queues), requests filed, DAMs awaiting the bank's
+    confirmation; one query each."""
+    from django.db.models import Count, Min
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from licensing.applications.desk_queues import summary
+    from licensing.fees.models import Fee, FeeStatus
+    from licensing.requests.models import LifecycleRequest, RequestStatus
+
+    out = summary()
+    filed = LifecycleRequest.objects.filter(status=RequestStatus.FILED).aggregate(n=Count("id"), oldest=Min("filed_at"))
+    out.append({"code": "requests", "label": "Pedidos de alteração", "count": filed["n"], "oldest": filed["oldest"],
+                "url": reverse("lifecycle-queue") + f"?status={RequestStatus.FILED}"})
+    issued = Fee.objects.filter(status=FeeStatus.ISSUED).aggregate(n=Count("id"), oldest=Min("issued_at"))
+    out.append({"code": "fees", "label": "Taxas a conciliar (DAM sem baixa)", "count": issued["n"],
+                "oldest": issued["oldest"], "url": reverse("lifecycle-fees") + f"?status={FeeStatus.ISSUED}"})
+    today = timezone.localdate()
+    for q in out:  # how long the oldest has waited, in whole days
+        oldest = q["oldest"]
+        q["days"] = (today - (timezone.localdate(oldest) if hasattr(oldest, "hour") else oldest)).days if oldest else 0
+    return out
+
+
 # --- ops ------------------------------------------------------------------------------------
 def _aged_vehicles():
     from licensing.grants.selectors import aged_vehicles_queryset
@@ -495,6 +520,7 @@ def register() -> None:
     registry.provide(registry.STATS_DAYS_TO_GRANT, average_days_protocol_to_grant)
     registry.provide(registry.FIRST_STEPS, first_steps)
     registry.provide(registry.NEXT_STEPS, _next_steps)
+    registry.provide(registry.DESK_QUEUES, _desk_queues)
     registry.provide(registry.OPS_AGED_VEHICLES, _aged_vehicles)
     registry.provide(registry.OPS_DESCRIBE_AGED, _describe_aged)
     registry.register_verification(_GRANT_VERIFICATION)
@@ -507,7 +533,7 @@ def register() -> None:
                           task="licensing.tasks.check_vehicle_ages", order=12)
     registry.register_job("licensing.quota_check", "Verificação de vagas",
                           task="licensing.tasks.check_quotas", order=13)
-    register_menu(MenuItem("Veículos na idade máxima", "ops-aged-vehicles", (Role.CLERK, Role.ADMIN), 81))
+    register_menu(MenuItem("Veículos na idade máxima", "ops-aged-vehicles", (Role.CLERK, Role.ADMIN), 81, group="Operação"))
 
 
 _GRANT_VERIFICATION = GrantVerification()

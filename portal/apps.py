@@ -17,7 +17,7 @@ class PortalConfig(AppConfig):
             menu.MenuItem("Meu painel", "dashboard", ("*",), order=1),
             menu.MenuItem("Notificações", "notifications", ("*",), order=90),
             menu.MenuItem("Legislação", "legislation", (), order=95),
-            menu.MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), order=80),
+            menu.MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), order=80, group="Operação"),
         )
         from portal import registry
 

@@ -7,6 +7,22 @@ from django.core.exceptions import ValidationError
 from portal.services import CPF_CHARACTERS
 from portal.validators import format_cpf, validate_cpf
 
+BR_DATE_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]  # as typed; ISO still read (links, older bookmarks, API clients)
+BR_DATE_PATTERN = r"\d{1,2}/\d{1,2}/\d{4}|\d{4}-\d{2}-\d{2}"
+
+
+class BrDateInput(forms.DateInput):
+    """A date typed as DD/MM/AAAA whatever the browser's locale: a text field with the
+    format as placeholder and a pattern (a native type=date shows the browser's own order,
+    MM/DD/YYYY under an English locale)."""
+
+    input_type = "text"
+
+    def __init__(self, attrs: dict | None = None):
+        base = {"inputmode": "numeric", "placeholder": "DD/MM/AAAA", "pattern": BR_DATE_PATTERN,
+                "autocomplete": "off", "maxlength": "10", "class": "br-date"}
+        super().__init__(attrs={**base, **(attrs or {})}, format="%d/%m/%Y")
+
 
 class LoginForm(AuthenticationForm):
     username = forms.CharField(
@@ -37,7 +53,7 @@ class SignupForm(forms.Form):
         help_text="No formato DD/MM/AAAA.",
         input_formats=["%d/%m/%Y", "%Y-%m-%d"],
         error_messages={"invalid": "Informe a data de nascimento no formato DD/MM/AAAA, por exemplo 15/03/1985."},
-        widget=forms.DateInput(attrs={"inputmode": "numeric", "placeholder": "DD/MM/AAAA"}),
+        widget=BrDateInput(attrs={"autocomplete": "bday"}),
     )
     email = forms.EmailField(label="E-mail", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
     phone = forms.CharField(

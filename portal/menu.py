@@ -17,6 +17,7 @@ class MenuItem:
     roles: tuple[str, ...]  # empty = everyone (public); "*" = any signed-in user
     order: int = 100
     visible: Callable[[], bool] | None = None  # e.g. only when the active pack has the module
+    group: str = ""  # the heading it goes under when a person has many entries (GROUP_AFTER)
 
 
 _ITEMS: list[MenuItem] = []
@@ -49,5 +50,26 @@ def items_for(user, *, public: bool | None = None) -> list[dict]:
             url = reverse(item.url_name)
         except NoReverseMatch:
             continue
-        out.append({"label": item.label, "url": url, "url_name": item.url_name})
+        out.append({"label": item.label, "url": url, "url_name": item.url_name, "group": item.group})
+    return out
+
+
+GROUP_AFTER = 9  # up to this many entries the menu stays flat (an agent's plate search stays one tap away)
+
+
+def grouped(items: list[dict]) -> list[dict]:
+    """The entries as [{label, items}] in the order of each group's first entry; entries
+    without a group (and every entry of a short menu) stand alone (label "")."""
+    if len(items) <= GROUP_AFTER:
+        return [{"label": "", "items": [i]} for i in items]
+    out: list[dict] = []
+    by_label: dict[str, dict] = {}
+    for item in items:
+        if not item["group"]:
+            out.append({"label": "", "items": [item]})
+        elif item["group"] in by_label:
+            by_label[item["group"]]["items"].append(item)
+        else:
+            by_label[item["group"]] = {"label": item["group"], "items": [item]}
+            out.append(by_label[item["group"]])
     return out

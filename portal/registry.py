@@ -31,6 +31,7 @@ STATS_DAYS_SINCE_ISSUE = "stats.average_days_since_issue"  # (pack) -> {modality
 STATS_DAYS_TO_GRANT = "stats.average_days_protocol_to_grant"  # (pack) -> {modality: float | None}
 STATS_AUTOS_BY_MONTH = "stats.autos_by_article_and_month"  # (pack, months) -> (months, series)
 FIRST_STEPS = "dashboard.first_steps"  # (user) -> bool: an applicant who has not started yet
+DESK_QUEUES = "dashboard.desk_queues"  # () -> list[dict]: {label, count, oldest, url} per queue of the desk
 NEXT_STEPS = "dashboard.next_steps"  # (user) -> list[dict]: {kind, title, text, url, action[, url2, action2]}
 OPS_AGED_VEHICLES = "ops.aged_vehicles"  # () -> QuerySet of grants whose vehicle is too old
 OPS_DESCRIBE_AGED = "ops.describe_aged"  # (grants) -> list of items for the clerk's page

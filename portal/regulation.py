@@ -105,6 +105,15 @@ class Pack:
     def modality_label(self, modality: str) -> str:
         return self.modalities.get(modality, {}).get("label", modality)
 
+    @property
+    def service_name(self) -> str:
+        """The service the law regulates, for the header, titles and e-mails: "Táxi" under a
+        táxi-only law, "Táxi e Mototáxi" where the law has both (the pack's modalities)."""
+        known = ("taxi", "mototaxi")  # the usual order of the name; a stored pack keeps its keys sorted
+        ordered = sorted(self.modalities, key=lambda m: (known.index(m) if m in known else len(known), m))
+        labels = [self.modality_label(m) for m in ordered]
+        return " e ".join([", ".join(labels[:-1]), labels[-1]]) if len(labels) > 1 else (labels or ["Transporte"])[0]
+
     # --- parameters -----------------------------------------------------------------
     def param(
         self, key: str, modality: str | None = None, at: date | None = None, default: Any = _MISSING

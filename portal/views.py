@@ -69,6 +69,8 @@ class DashboardView(LoginRequiredMixin, TemplateView):
         ctx["unread"] = Notification.objects.filter(recipient=self.request.user, read_at__isnull=True).count()
         # agents on the street: plate search is the first thing on the page
         ctx["plate_search"] = has_role(self.request.user, Role.AGENT)
+        if has_role(self.request.user, Role.CLERK, Role.ADMIN) and registry.has(registry.DESK_QUEUES):
+            ctx["desk"] = registry.call(registry.DESK_QUEUES)  # counts first: what waits, since when
         if has_role(self.request.user, Role.APPLICANT) and registry.has(registry.FIRST_STEPS):
             # a new applicant sees where to start instead of a bare list of links
             ctx["first_steps"] = registry.call(registry.FIRST_STEPS, self.request.user)

@@ -13,7 +13,7 @@ class TariffsConfig(AppConfig):
             menu.MenuItem("Tarifas", "tariffs-calculator", (), order=20),
             menu.MenuItem("Verificar autorização", "public-verify", (), order=21),
             menu.MenuItem("Transparência", "public-transparency", (), order=22),
-            menu.MenuItem("Publicar tarifa", "tariffs-admin", (Role.ADMIN, Role.JUDGE), order=80),
+            menu.MenuItem("Publicar tarifa", "tariffs-admin", (Role.ADMIN, Role.JUDGE), order=80, group="Operação"),
         )
         from tariffs.services import on_pack_loaded
         from tariffs.views import home_section

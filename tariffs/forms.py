@@ -9,6 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django import forms
 
+from portal.forms import BrDateInput
 from tariffs import rules
 from tariffs.models import TariffModality, TariffStructure
 
@@ -31,7 +32,7 @@ class QuoteForm(forms.Form):
         required=False,
         input_formats=["%Y-%m-%d", "%d/%m/%Y"],
         help_text="Deixe em branco para hoje.",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=BrDateInput(),
     )
     time = forms.TimeField(
         label="Horário de início",
@@ -158,13 +159,13 @@ class TariffPublishForm(forms.Form):
     published_on = forms.DateField(
         label="Data de publicação",
         input_formats=["%Y-%m-%d", "%d/%m/%Y"],
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=BrDateInput(),
     )
     effective_from = forms.DateField(
         label="Em vigor a partir de",
         input_formats=["%Y-%m-%d", "%d/%m/%Y"],
         help_text="Não pode ser anterior à publicação; ônibus: ao menos o prazo de antecedência da lei.",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=BrDateInput(),
     )
     structure = forms.ChoiceField(label="Estrutura da tarifa", choices=TariffStructure.choices)
     components = forms.CharField(

@@ -15,8 +15,9 @@ from portal.public.http import cached_page, public_cache
 from portal.refusals import apply_refusal
 from portal.views import RoleRequiredMixin
 from tariffs import rules, selectors
-from tariffs.forms import QuoteForm, TariffPublishForm
-from tariffs.models import TariffStructure
+from tariffs.forms import QuoteForm
+from tariffs.models import TariffModality, TariffStructure
+from tariffs.publish_form import TariffTableForm
 from tariffs.services import PUBLISHER_ROLES, _allowed_modalities, tariff_publish
 
 QUOTE_FIELDS = ("modality", "km", "date", "time", "waiting_minutes", "line", "zone", "student", "at")
@@ -107,8 +108,25 @@ class CalculatorView(View):
             ],
             "today": today,
             "crumbs": [("Tarifas", None)],
+            "missing": missing_modalities(pack, modalities),
         }
         return render(request, "tariffs/calculator.html", ctx, status=status)
+
+
+def missing_modalities(pack, offered: list[str]) -> list[str]:
+    """Why a modality is not in the calculator: the law does not provide for it, or no table
+    of that modality has been published yet (a sentence each)."""
+    law = pack.main_law.get("short") or pack.main_law.get("title") or f"legislação de {pack.display_name}"
+    out = []
+    for code, label in TariffModality.choices:
+        if code == "bus" or code in offered:
+            continue
+        if not pack.has_modality(code):
+            out.append(f"{label}: serviço não previsto na {law}; por isso não há tarifa de {label.lower()} "
+                       f"a calcular em {pack.display_name}.")
+        else:
+            out.append(f"{label}: a tabela de tarifas ainda não foi publicada pela Prefeitura.")
+    return out
 
 
 def _fares(line, on) -> dict:
@@ -167,6 +185,7 @@ class TariffAdminView(RoleRequiredMixin, View):
                 "label": selectors.modality_label(t.modality),
                 "in_force": selectors.table_at(tables, t.modality, today) is t,
                 "future": t.effective_from > today,
+                "rows": rules.table_rows(t.structure, t.components),
             }
             for t in tables
         ]
@@ -181,17 +200,21 @@ class TariffAdminView(RoleRequiredMixin, View):
     def get(self, request):
         pack = regulation.current()
         initial = {"published_on": pack.today(), "effective_from": pack.today()}
-        form = TariffPublishForm(initial=initial, modalities=_allowed_modalities(pack))
+        form = TariffTableForm(initial=initial, modalities=_allowed_modalities(pack))
         return render(request, self.template_name, self._context(pack, form))
 
     def post(self, request):
         pack = regulation.current()
-        form = TariffPublishForm(request.POST, modalities=_allowed_modalities(pack))
+        form = TariffTableForm(request.POST, modalities=_allowed_modalities(pack))
         status = 400
+        if form.is_valid() and request.POST.get("preview"):
+            # the fares the table would give, before anything is published
+            ctx = {**self._context(pack, form), "preview": form.preview(), "preview_columns": form.preview_columns
+                   if hasattr(form, "preview_columns") else ["Passagem"]}
+            return render(request, self.template_name, ctx)
         if form.is_valid():
-            data = form.cleaned_data
             try:
-                table = tariff_publish(actor=request.user, **data)
+                table = tariff_publish(actor=request.user, **form.table_data())
             except (RuleViolations, RuleViolation) as exc:
                 status = apply_refusal(form, exc)
             else:

@@ -10,17 +10,16 @@ from licensing.applications.models import ApplicantProfile, ApplicationKind, Sch
 from licensing.grants.models import Modality
 from portal import regulation
 from portal.exceptions import RuleViolation, RuleViolations
-from portal.forms import FriendlyRequiredMixin
+from portal.forms import BR_DATE_FORMATS, BrDateInput, FriendlyRequiredMixin
 from portal.refusals import refusal_status
 from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
 
-DATE_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]
+DATE_FORMATS = BR_DATE_FORMATS
 
 
 def date_field(label: str, required: bool = True, help_text: str = "No formato DD/MM/AAAA.") -> forms.DateField:
     return forms.DateField(label=label, required=required, input_formats=DATE_FORMATS, help_text=help_text,
-                           widget=forms.DateInput(format="%d/%m/%Y", attrs={"inputmode": "numeric",
-                                                                             "placeholder": "DD/MM/AAAA"}))
+                           widget=BrDateInput())
 
 
 def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | None = None) -> int:
@@ -247,6 +246,7 @@ class InspectionResultForm(FriendlyRequiredMixin, forms.Form):
 
 
 class QueueFilterForm(forms.Form):
+    fila = forms.ChoiceField(label="Fila", required=False)
     status = forms.ChoiceField(label="Situação", required=False)
     modality = forms.ChoiceField(label="Modalidade", required=False)
     protocol = forms.CharField(label="Protocolo", required=False, max_length=12)
@@ -262,5 +262,8 @@ class QueueFilterForm(forms.Form):
         from licensing.applications.models import ApplicationStatus
 
         super().__init__(*args, **kwargs)
+        from licensing.applications.desk_queues import QUEUE_CHOICES
+
+        self.fields["fila"].choices = [("", "Todas")] + QUEUE_CHOICES
         self.fields["status"].choices = [("", "Todas (exceto rascunhos)")] + list(ApplicationStatus.choices)
         self.fields["modality"].choices = [("", "Todas")] + modality_choices()

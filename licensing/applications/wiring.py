@@ -148,9 +148,9 @@ def connect() -> None:
     register(
         MenuItem("Meus requerimentos", "licensing-my-applications", (Role.APPLICANT,), 20),
         MenuItem("Meu perfil", "licensing-profile", (Role.APPLICANT,), 25),
-        MenuItem("Requerimentos", "licensing-queue", (Role.CLERK, Role.ADMIN), 20),
-        MenuItem("Editais", "licensing-calls", (Role.CLERK, Role.ADMIN), 22),
-        MenuItem("Classificação", "licensing-ranking", (Role.CLERK, Role.ADMIN), 24),
+        MenuItem("Requerimentos", "licensing-queue", (Role.CLERK, Role.ADMIN), 20, group="Atendimento"),
+        MenuItem("Editais", "licensing-calls", (Role.CLERK, Role.ADMIN), 22, group="Atendimento"),
+        MenuItem("Classificação", "licensing-ranking", (Role.CLERK, Role.ADMIN), 24, group="Atendimento"),
         MenuItem("Vistorias", "licensing-agent-inspections", (Role.AGENT,), 20),
     )
     register_home_section(open_calls_section)

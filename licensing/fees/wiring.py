@@ -7,4 +7,4 @@ from portal.roles import Role
 
 
 def connect() -> None:
-    register(MenuItem("Taxas (DAM)", "lifecycle-fees", (Role.CLERK.value, Role.ADMIN.value), 46))
+    register(MenuItem("Taxas (DAM)", "lifecycle-fees", (Role.CLERK.value, Role.ADMIN.value), 46, group="Atendimento"))

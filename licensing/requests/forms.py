@@ -14,21 +14,14 @@ from licensing.requests.rules import (
     SUBSTITUTION_GROUNDS,
     TRANSFER_GROUNDS,
 )
-from portal.forms import FriendlyRequiredMixin
+from portal.forms import BR_DATE_FORMATS, BrDateInput, FriendlyRequiredMixin
 
 DATE_HINT = "DD/MM/AAAA"
 
 
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%Y-%m-%d", **kwargs)
-
-
-def _date(label: str, required: bool = True, help_text: str = "") -> forms.DateField:
-    return forms.DateField(label=label, required=required, widget=DateInput(), help_text=help_text,
-                           input_formats=["%Y-%m-%d", "%d/%m/%Y"])
+def _date(label: str, required: bool = True, help_text: str = "No formato DD/MM/AAAA.") -> forms.DateField:
+    return forms.DateField(label=label, required=required, widget=BrDateInput(), help_text=help_text,
+                           input_formats=BR_DATE_FORMATS)
 
 
 def _cpf(label: str) -> forms.CharField:

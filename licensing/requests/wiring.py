@@ -11,6 +11,6 @@ DESK = (Role.CLERK.value, Role.ADMIN.value)
 def connect() -> None:
     register(
         MenuItem("Minha autorização", "lifecycle-mine", (Role.APPLICANT.value,), 20),
-        MenuItem("Pedidos de alteração", "lifecycle-queue", DESK, 32),
+        MenuItem("Pedidos de alteração", "lifecycle-queue", DESK, 32, group="Atendimento"),
         MenuItem("Vistorias de substituição", "lifecycle-queue", (Role.AGENT.value,), 33),
     )

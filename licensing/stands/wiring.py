@@ -26,7 +26,7 @@ def _demo_seed(users, stdout, *, sample_data: bool = False) -> None:
 
 def connect() -> None:
     register_menu(
-        MenuItem("Gestão de pontos", "lifecycle-stands-manage", DESK, 44),
+        MenuItem("Gestão de pontos", "lifecycle-stands-manage", DESK, 44, group="Atendimento"),
         MenuItem("Pontos de táxi", "lifecycle-stands-public", (), 70),
     )
     register_pack_loaded(_sync_stands)

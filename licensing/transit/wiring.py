@@ -39,8 +39,8 @@ def register() -> None:
     transit_staff = (Role.CLERK, Role.JUDGE, Role.ADMIN)
     register_menu(  # collective transport: only when the active pack has it
         MenuItem("Linhas de ônibus", "transit-lines", (), 60, visible=transit_enabled),
-        MenuItem("Concessões (ônibus)", "transit-concessions", transit_staff, 61, visible=transit_enabled),
-        MenuItem("Reclamações (ônibus)", "transit-complaints", transit_staff, 62, visible=transit_enabled),
+        MenuItem("Concessões (ônibus)", "transit-concessions", transit_staff, 61, visible=transit_enabled, group="Transporte coletivo"),
+        MenuItem("Reclamações (ônibus)", "transit-complaints", transit_staff, 62, visible=transit_enabled, group="Transporte coletivo"),
     )
     register_home_section(home_section)
     register_demo_seed(seed_transit_demo)

@@ -55,6 +55,28 @@ def status_badge(status: str, label: str | None = None):
 
 
 @register.filter
+def split(value: str) -> list[str]:
+    """"a b c"|split -> ["a", "b", "c"] (a list of names in a template)."""
+    return str(value).split()
+
+
+@register.filter
+def field(form, name: str):
+    """form|field:"name" -> the bound field (to place fields one by one)."""
+    return form[name]
+
+
+@register.simple_tag
+def service(lower: bool = False) -> str:
+    """The service the municipality's law regulates ("Táxi" or "Táxi e Mototáxi"), for texts
+    rendered with or without a request (e-mails)."""
+    from portal.context_processors import service_name
+
+    name = service_name()
+    return name.lower() if lower else name
+
+
+@register.filter
 def status_label(status: str) -> str:
     return STATUS_LABELS.get(str(status), str(status))
 

@@ -154,3 +154,17 @@
     toggleBus(form);
   });
 })();
+// Publishing a table: only the values of the chosen structure are shown (all of them without JavaScript).
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    var select = document.getElementById("id_structure");
+    var groups = document.querySelectorAll("fieldset.tariff-components[data-structure]");
+    if (!select || !groups.length) { return; }
+    function show() {
+      groups.forEach(function (g) { g.hidden = g.getAttribute("data-structure") !== select.value; });
+    }
+    select.addEventListener("change", show);
+    show();
+  });
+})();

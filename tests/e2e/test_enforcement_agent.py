@@ -37,6 +37,8 @@ def test_agent_looks_up_a_plate_and_issues_an_auto_on_a_phone(live_server, chrom
         page.fill("input[name=plate]", plate.lower())
         page.click("button:has-text('Consultar')")
         assert "AUTORIZADO" in page.inner_text("#verdict")
+        vehicle = grant.vehicle  # make, model and colour, to compare with the vehicle stopped
+        assert f"{vehicle.make} {vehicle.model}, {vehicle.color}" in page.inner_text(".verdict-vehicle")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360  # one column, no sideways scroll
         button = page.locator("a:has-text('Lavrar auto de infração')")
         assert button.bounding_box()["height"] >= 44  # large touch target

@@ -283,11 +283,25 @@ def test_admin_page_publishes_and_shows_errors(alegre_db, admin_user, web):
             "published_on": today.isoformat(),
             "effective_from": (today - timedelta(days=1)).isoformat(),
             "structure": "base_plus_km",
-            "components": "{nope",
+            "base_plus_km__base": "15,00",
+            "base_plus_km__per_km": "muito",
             "legal_basis": "art. 15",
         },
     )
-    assert bad.status_code == 400 and "JSON válido" in bad.content.decode()
+    body = bad.content.decode()
+    assert bad.status_code == 400 and "Quilômetro rodado (R$): valor inválido (muito)" in body and "JSON" not in body
+    preview = c.post(
+        "/tarifas/publicar/",
+        {
+            "modality": "taxi", "decree": "D 1", "published_on": today.isoformat(),
+            "effective_from": (today + timedelta(days=3)).isoformat(), "structure": "base_plus_km",
+            "base_plus_km__base": "5,00", "base_plus_km__per_km": "2,50", "legal_basis": "art. 15", "preview": "1",
+        },
+    )
+    assert preview.status_code == 200 and "R$ 30,00" in preview.content.decode()  # 10 km: 5,00 + 10 × 2,50
+    from tariffs.models import TariffTable
+
+    assert not TariffTable.objects.filter(decree="D 1").exists()  # a preview publishes nothing
     ok = c.post(
         "/tarifas/publicar/",
         {
@@ -296,11 +310,13 @@ def test_admin_page_publishes_and_shows_errors(alegre_db, admin_user, web):
             "published_on": today.isoformat(),
             "effective_from": (today + timedelta(days=3)).isoformat(),
             "structure": "base_plus_km",
-            "components": '{"base": "15.00", "per_km": "1.70"}',
+            "base_plus_km__base": "15,00",
+            "base_plus_km__per_km": "1,70",
             "legal_basis": "art. 15",
         },
     )
     assert ok.status_code == 302
+    assert TariffTable.objects.get(decree="D 1").components == {"base": "15.00", "per_km": "1.70"}
     assert "futura" in c.get("/tarifas/publicar/").content.decode()
 
 

@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.views import View
 
 from licensing.applications import calls as applications_calls
+from licensing.applications import desk_queues, rules, services
 from licensing.applications import review as applications_review
-from licensing.applications import rules, services
 from licensing.applications.forms import (
     CallForm,
     InspectionResultForm,
@@ -63,6 +63,8 @@ class QueueView(RoleRequiredMixin, View):
         if form.is_valid():
             f = form.cleaned_data
             qs = qs.filter(status=f["status"]) if f.get("status") else qs.exclude(status=ApplicationStatus.DRAFT)
+            if f.get("fila"):  # a queue of the desk (the clerk's panel links here)
+                qs = qs.filter(pk__in=desk_queues.queue(f["fila"]).values("pk"))
             if f.get("modality"):
                 qs = qs.filter(modality=f["modality"])
             if f.get("protocol"):

@@ -47,3 +47,33 @@ def test_constant_queries(kind, url_name, who, is_api, alegre, personas, web, ap
     with CaptureQueriesContext(connection) as thirty:
         assert client.get(url).status_code == 200
     assert len(one.captured_queries) == len(thirty.captured_queries), [q["sql"] for q in thirty.captured_queries]
+
+
+def _desk_rows(n, start, personas):
+    from licensing.models import ApplicationDocument
+
+    for i in range(start, start + n):
+        owner = UserFactory()
+        app = Application.objects.create(applicant=owner, modality="taxi", status="in_review",
+                                         protocol=f"2026/{i + 1:06d}", vehicle=VehicleFactory(owner=owner),
+                                         submitted_at=timezone.now() - timedelta(days=i))
+        ApplicationDocument.objects.create(application=app, type="cnh_ear", code="cnh_ear", file=f"x/{i}.pdf",
+                                           mime="application/pdf", size=10, uploaded_by=owner)
+        Inspection.objects.create(application=app, agent=personas["agente"], scheduled_for=timezone.now())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("who", ["atendente", "requerente"])
+def test_the_panel_counts_at_constant_queries(who, alegre, personas, web):
+    """The clerk's desk (a count per queue, the oldest) and the applicant's next steps."""
+    client = web(personas[who])
+    url = reverse("dashboard")
+    _desk_rows(1, 0, personas)
+    with CaptureQueriesContext(connection) as one:
+        assert client.get(url).status_code == 200
+    _desk_rows(20, 1, personas)
+    with CaptureQueriesContext(connection) as many:
+        body = client.get(url).content.decode()
+    assert len(many) == len(one), [q["sql"] for q in many.captured_queries][len(one):]
+    if who == "atendente":
+        assert "Documentos a conferir" in body and ">21<" in body.replace(" ", "").replace("\n", "")
