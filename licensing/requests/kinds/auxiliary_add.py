@@ -134,7 +134,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
 
 KIND = register(Kind(
     code=RequestKind.AUXILIARY_ADD, form=forms.AuxiliaryAddForm, clean=clean, apply=apply, offered=offered,
-    refusal=refusal, multiple_open=True,
+    refusal=refusal, multiple_open=True, amends=True,
     labels={"cpf": "CPF", "name": "nome", "birth_date": "data de nascimento", "cnh_number": "número da CNH",
             "cnh_category": "categoria da CNH", "cnh_first_issued": "primeira habilitação", "cnh_ear": "CNH com EAR", "amendment": "ato de alteração"},
 ))

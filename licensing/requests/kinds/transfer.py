@@ -156,7 +156,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
 
 
 KIND = register(Kind(
-    code=RequestKind.TRANSFER, form=forms.TransferForm, clean=clean, apply=apply, offered=offered,
+    code=RequestKind.TRANSFER, form=forms.TransferForm, clean=clean, apply=apply, offered=offered, amends=True,
     labels={"new_holder_cpf": "CPF do novo titular", "new_holder_name": "novo titular", "relationship": "parentesco",
             "event_on": "data do fato", "proof": "comprovação", "vehicle_plate": "placa do veículo",
             "authorization": "nova autorização", "predecessor": "autorização anterior",
