@@ -27,6 +27,10 @@ from licensing.fees.models import (  # noqa: F401
     Fee,
     FeeKind,
     FeeStatus,
+    PaymentImport,
+    PaymentLine,
+    PaymentOutcome,
+    PaymentSource,
 )
 from licensing.grants.models import (  # noqa: F401
     ALVARA_TRANSITIONS,

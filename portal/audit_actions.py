@@ -64,6 +64,8 @@ class AuditAction(models.TextChoices):
     FEE_CANCELLED = "fee_cancelled", "Taxa cancelada"
     FEE_ISSUED = "fee_issued", "Taxa emitida"
     FEE_PAID = "fee_paid", "Taxa paga"
+    PAYMENT_FLAGGED = "payment_flagged", "Pagamento recebido para conferência (parcial, a maior ou em duplicidade)"
+    PAYMENTS_IMPORTED = "payments_imported", "Arquivo de pagamentos do banco importado"
     FINE_ISSUED = "fine_issued", "Multa emitida"
     FINE_PAID = "fine_paid", "Multa paga"
     FISCAL_UNIT_VALUE_ADDED = "fiscal_unit_value_added", "Valor da unidade fiscal incluído"

@@ -139,3 +139,22 @@ def dam_code(*, amount: Decimal | str, company_code: str, due_date: date | None,
     code = collection_barcode(amount=amount, company_code=company_code,
                               free=free_field(due_date=due_date, reference=reference), value_id=value_id)
     return CollectionCode(barcode=code, digitable_line=digitable_line(code))
+
+
+def barcode_company(barcode: str) -> str:
+    """Positions 16–19: the company/agency code assigned by FEBRABAN."""
+    return barcode[15:19]
+
+
+def barcode_amount(barcode: str) -> Decimal | None:
+    """Positions 5–15 as reais when the value identifier says they hold the value in reais (6
+    or 8); None for a quantity of another currency unit (7 or 9)."""
+    if barcode[2] not in {"6", "8"}:
+        return None
+    return (Decimal(int(barcode[4:15])) / 100).quantize(Decimal("0.01"))
+
+
+def free_field_reference(barcode: str) -> str:
+    """The DAM reference digits of the free field (``free_field``'s layout: positions 20–27 the
+    due date, 28–44 the reference right-aligned with zeros), leading zeros removed."""
+    return barcode[27:44].lstrip("0")

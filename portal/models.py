@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from portal.numbers import br_number
 from portal.validators import validate_cpf
 
 
@@ -42,7 +43,9 @@ class User(AbstractUser):
 
     @property
     def display_name(self) -> str:
-        return self.name or self.get_full_name() or self.username
+        # an applicant's username is the CPF: never shown as a name (public pages show names)
+        fallback = "(nome não informado)" if self.username.isdigit() and len(self.username) == 11 else self.username
+        return self.name or self.get_full_name() or fallback
 
     @property
     def masked_cpf(self) -> str:
@@ -147,7 +150,8 @@ class FiscalUnitValue(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} R$ {self.value} desde {self.effective_from:%d/%m/%Y}"
+        places = 2 if self.value == round(self.value, 2) else 4  # a unit may be set to 4 places
+        return f"{self.name} R$ {br_number(self.value, places)} desde {self.effective_from:%d/%m/%Y}"
 
 
 TRUNCATE_GUARD = (
@@ -215,6 +219,13 @@ class AuditEntry(models.Model):
     def delete(self, *args, **kwargs):
         raise ValidationError("O registro de auditoria não pode ser apagado.")
 
+    @property
+    def actor_name(self) -> str:
+        """Who, in words: the person's name (the label keeps the username, a CPF for applicants)."""
+        if self.actor_id is not None and self.actor is not None:
+            return self.actor.display_name
+        return self.actor_label or "sistema"
+
 
 class NumberSequence(models.Model):
     """Counter row per (kind, year) for gap-free sequential numbers, locked when issuing."""
@@ -250,6 +261,8 @@ class Notification(models.Model):
     subject = models.CharField("assunto", max_length=200)
     body = models.TextField("mensagem")
     link = models.CharField("link", max_length=300, blank=True)
+    pix_payload = models.TextField("Pix copia e cola", blank=True,
+                                   help_text="Código Pix do DAM avisado: vai no e-mail com o QR Code.")
     dedup_key = models.CharField("chave de unicidade", max_length=200, null=True, blank=True, unique=True)
     created_at = models.DateTimeField("criada em", default=timezone.now, db_index=True)
     read_at = models.DateTimeField("lida em", null=True, blank=True)

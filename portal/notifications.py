@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import time
 from dataclasses import dataclass
@@ -21,7 +22,8 @@ MAX_ATTEMPTS = 6
 DISPATCH_ONE_BY_ONE = 50
 
 
-def notify(*, recipient, subject: str, body: str, link: str = "", dedup_key: str | None = None) -> Notification | None:
+def notify(*, recipient, subject: str, body: str, link: str = "", dedup_key: str | None = None,
+           pix_payload: str = "") -> Notification | None:
     """Record a notice (inbox + pending e-mail) and send it after the commit.
 
     With ``dedup_key`` the same notice is recorded once, however often this is called.
@@ -36,6 +38,7 @@ def notify(*, recipient, subject: str, body: str, link: str = "", dedup_key: str
                 subject=subject[:200],
                 body=body,
                 link=link,
+                pix_payload=pix_payload,
                 dedup_key=dedup_key,
                 email_status=Notification.Status.PENDING if recipient.email else Notification.Status.SKIPPED,
             )
@@ -43,6 +46,25 @@ def notify(*, recipient, subject: str, body: str, link: str = "", dedup_key: str
         return None
     if note.email_status == Notification.Status.PENDING:
         transaction.on_commit(lambda: _dispatch(note.pk))
+    return note
+
+
+def inbox(user):
+    """The person's notices, unread first and then the newest (the inbox of the portal and of the API)."""
+    from django.db.models import Case, IntegerField, Value, When
+
+    return (Notification.objects.filter(recipient=user)
+            .annotate(unread=Case(When(read_at__isnull=True, then=Value(1)), default=Value(0),
+                                  output_field=IntegerField()))
+            .order_by("-unread", "-created_at", "-id"))
+
+
+def mark_read(note: Notification) -> Notification:
+    """Mark the notice read (once: the first reading's time stays). A person's own inbox, not an
+    act of the proceedings, so it is not audited (a formal notice has its own record)."""
+    if note.read_at is None:
+        Notification.objects.filter(pk=note.pk, read_at__isnull=True).update(read_at=timezone.now())
+        note.refresh_from_db(fields=["read_at"])
     return note
 
 
@@ -124,6 +146,25 @@ def dispatch_pending(dedup_keys: list[str] | None) -> None:
         _dispatch(pk)
 
 
+PIX_QR_CID = "pix-qr"
+
+
+def _attach_qr(message: EmailMultiAlternatives, payload: str) -> None:
+    """The Pix QR Code as an inline PNG (``cid:pix-qr``): mail clients show neither SVG nor
+    data: images, and run no script, so the e-mail carries the picture and the code as text."""
+    from email.mime.image import MIMEImage
+
+    import qrcode
+
+    buf = io.BytesIO()
+    qrcode.make(payload, box_size=6, border=2).save(buf, format="PNG")
+    image = MIMEImage(buf.getvalue(), "png")
+    image.add_header("Content-ID", f"<{PIX_QR_CID}>")
+    image.add_header("Content-Disposition", "inline", filename="pix-qr.png")
+    message.mixed_subtype = "related"
+    message.attach(image)
+
+
 def send_email_now(notification_id: int) -> bool:
     """Send one pending notice; safe to call twice (the row is locked and re-checked)."""
     with transaction.atomic():
@@ -142,6 +183,8 @@ def send_email_now(notification_id: int) -> bool:
             to=[note.recipient.email],
         )
         message.attach_alternative(render_to_string("portal/email/notification.html", context), "text/html")
+        if note.pix_payload:
+            _attach_qr(message, note.pix_payload)
         note.email_attempts += 1
         try:
             message.send()

@@ -109,6 +109,9 @@ PARAMS: dict[str, PackKey] = _table(
     _k("fees.tff_units", NUMBER, "Taxa de Fiscalização e Funcionamento, in fiscal units"),
     _k("fees.due_days", INT, "days to pay a fee or fine after issue"),
     _k("fees.tff_receipt_document", STR, "document code that proves the TFF was paid"),
+    _k("fees.late_interest_monthly_percent", NUMBER, "interest on an overdue fee or fine, percent per month or fraction"),
+    _k("fees.late_penalty_daily_percent", NUMBER, "late-payment penalty (multa de mora), percent per day of delay"),
+    _k("fees.late_penalty_max_percent", NUMBER, "cap of the late-payment penalty, percent of the amount"),
     _k("publication.required_for", STR_LIST, "what goes to the Diário Oficial",
        choices=("grants", "renewals", "cassations", "appeal_decisions")),
     _k("publication.extends_validity", BOOL, "a grant under renewal stays valid until the list is published"),
@@ -121,6 +124,8 @@ PARAMS: dict[str, PackKey] = _table(
     _k("leave.accident_days", INT, "leave of absence after an accident"),
     _k("leave.substitution_days", INT, "leave of absence to substitute the vehicle"),
     _k("substitution.allowed", BOOL, "the vehicle may be substituted"),
+    _k("substitution.grounds", TABLE, "the grounds the law lists for a substitution {newer|max_age|total_loss: "
+       "article}; absent = the law lists none (any substitute within the vehicle rules)"),
     _k("renunciation.refunds_fees", BOOL, "fees are refunded on renunciation"),
     _k("retention.refused_documents_days", INT, "LGPD retention of documents of refused applications"),
     _k("stands.reallocation", BOOL, "stand reallocation rules apply"),

@@ -10,6 +10,7 @@ from datetime import date as _date
 from fleet.rules import full_years_between
 from licensing.grants.rules import add_years, quota_slots
 from portal.exceptions import RuleViolation
+from portal.numbers import brl
 
 # --- entry rules ---------------------------------------------------------------------------------
 # Each function receives plain values and the pack's Param (value + legal basis) and returns a
@@ -154,7 +155,7 @@ def bid(amount, min_bid, method) -> list[RuleViolation]:
         return [RuleViolation("selection.bid", "Informe o valor da oferta: a seleção é por licitação.",
                               method.legal_basis, field="bid_amount")]
     if min_bid is not None and amount < min_bid:
-        return [RuleViolation("selection.bid", f"A oferta mínima deste edital é R$ {min_bid:.2f}.".replace(".", ","),
+        return [RuleViolation("selection.bid", f"A oferta mínima deste edital é {brl(min_bid)}.",
                               method.legal_basis, field="bid_amount")]
     return []
 
@@ -243,7 +244,7 @@ def criterion_display(entry: RankingEntry, criterion: str) -> str:
     if criterion == "dependents_desc":
         return "—" if entry.dependents is None else str(entry.dependents)
     if criterion == "bid_desc":
-        return "—" if entry.bid is None else f"{entry.bid:.2f}".replace(".", ",")
+        return "—" if entry.bid is None else brl(entry.bid)
     if criterion == "registration_oldest":
         return f"{entry.submitted_at:%d/%m/%Y %H:%M}" if entry.submitted_at else "—"
     return ""

@@ -9,7 +9,7 @@ from django.conf import settings
 from licensing.fees.models import Fee, FeeStatus
 from portal import regulation
 from portal.febraban import BarcodeError, barcode_svg, dam_code
-from portal.pdf import qr_svg_data_uri, render_pdf
+from portal.pdf import qr_png_data_uri, render_pdf
 from portal.pix import PixError, brcode_payload
 
 
@@ -36,7 +36,7 @@ def fee_pix(fee: Fee, pack=None) -> dict:
                                  amount=fee.amount, txid=dam_reference(fee))
     except PixError as exc:
         return {"error": str(exc)}
-    return {"payload": payload, "qr": qr_svg_data_uri(payload), "key": receiver["key"],
+    return {"payload": payload, "qr": qr_png_data_uri(payload), "key": receiver["key"],
             "is_example": receiver["is_example"]}
 
 
@@ -44,6 +44,11 @@ def dam_reference(fee: Fee) -> str:
     """The one identifier of a DAM in the bank's files: the Pix txid and the barcode's free field
     both carry it (DAM + number without the slash: DAM0022026)."""
     return f"DAM{fee.number.replace('/', '')}"
+
+
+def febraban_company_code(pack) -> str:
+    """The Prefeitura's 4-digit FEBRABAN code: setting FEBRABAN_CODE over the pack's."""
+    return getattr(settings, "FEBRABAN_CODE", "") or str(pack.municipality.get("febraban_code", "") or "")
 
 
 def fee_barcode(fee: Fee, pack=None) -> dict:
@@ -54,7 +59,7 @@ def fee_barcode(fee: Fee, pack=None) -> dict:
     if fee.status != FeeStatus.ISSUED:
         return {}
     configured = getattr(settings, "FEBRABAN_CODE", "")
-    company = configured or str(pack.municipality.get("febraban_code", "") or "")
+    company = febraban_company_code(pack)
     if not company:
         return {}
     try:

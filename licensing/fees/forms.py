@@ -21,5 +21,7 @@ class PayForm(FriendlyRequiredMixin, forms.Form):
 
 
 class BankReturnForm(FriendlyRequiredMixin, forms.Form):
-    file = forms.FileField(label="Arquivo de retorno bancário (CSV)",
-                           help_text="Uma linha por pagamento: número do DAM;data;valor;autenticação. Até 1 MB.")
+    file = forms.FileField(
+        label="Arquivo do banco",
+        help_text="Retorno de arrecadação FEBRABAN (registros A, G e Z de 150 posições) ou extrato Pix em CSV "
+                  "(colunas txid, valor, data) ou JSON. Até 2 MB. O mesmo arquivo importado de novo não muda nada.")

@@ -77,3 +77,83 @@ class Fee(models.Model):
 
     def __str__(self) -> str:
         return f"DAM nº {self.number} — {self.description}"
+
+
+class PaymentSource(models.TextChoices):
+    FEBRABAN = "febraban", "Retorno FEBRABAN de arrecadação (código de barras)"
+    PIX = "pix", "Extrato Pix"
+
+
+class PaymentImport(models.Model):
+    """One file of payments read from the bank (a collection return file or a Pix statement).
+    The file's SHA-256 is unique: the same file imported again changes nothing."""
+
+    source = models.CharField("origem", max_length=10, choices=PaymentSource.choices)
+    sha256 = models.CharField("SHA-256 do arquivo", max_length=64, unique=True)
+    file_name = models.CharField("nome do arquivo", max_length=200, blank=True)
+    bank = models.CharField("banco", max_length=40, blank=True)
+    file_sequence = models.CharField("número sequencial do arquivo (NSA)", max_length=10, blank=True)
+    file_date = models.DateField("data do arquivo", null=True, blank=True)
+    imported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name="importado por")
+    imported_at = models.DateTimeField("importado em", default=timezone.now)
+    lines_total = models.PositiveIntegerField("pagamentos no arquivo", default=0)
+    settled_count = models.PositiveIntegerField("DAMs baixados", default=0)
+    flagged_count = models.PositiveIntegerField("linhas para conferência", default=0)
+
+    class Meta:
+        verbose_name = "importação de pagamentos"
+        verbose_name_plural = "importações de pagamentos"
+        ordering = ["-imported_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_source_display()} de {self.imported_at:%d/%m/%Y %H:%M}"
+
+
+class PaymentOutcome(models.TextChoices):
+    SETTLED = "settled", "baixado"
+    PARTIAL = "partial", "pagamento parcial"
+    EXCESS = "excess", "pagamento a maior"
+    UNKNOWN = "unknown", "DAM não identificado"
+    DUPLICATE = "duplicate", "linha repetida no arquivo"
+    ALREADY_IMPORTED = "already_imported", "pagamento já importado"
+    ALREADY_PAID = "already_paid", "DAM já pago"
+    NOT_PAYABLE = "not_payable", "DAM cancelado"
+    INVALID = "invalid", "linha ilegível"
+
+
+class PaymentLine(models.Model):
+    """What one payment line of an import did. ``identity`` names the payment itself (not the
+    record): the first line with an identity has ``first_occurrence``; any later line with the
+    same identity, in this file or another, is reported and changes nothing."""
+
+    payment_import = models.ForeignKey(PaymentImport, on_delete=models.PROTECT, related_name="lines",
+                                       verbose_name="importação")
+    line_no = models.PositiveIntegerField("linha")
+    identity = models.CharField("identidade do pagamento", max_length=64, db_index=True)
+    first_occurrence = models.BooleanField("primeira ocorrência", default=False)
+    reference = models.CharField("código de barras ou txid", max_length=60, blank=True)
+    fee = models.ForeignKey(Fee, null=True, blank=True, on_delete=models.PROTECT, related_name="payment_lines",
+                            verbose_name="DAM")
+    amount = models.DecimalField("valor pago", max_digits=12, decimal_places=2, null=True, blank=True)
+    paid_on = models.DateField("data do pagamento", null=True, blank=True)
+    outcome = models.CharField("resultado", max_length=20, choices=PaymentOutcome.choices, db_index=True)
+    message = models.CharField("mensagem", max_length=300)
+
+    class Meta:
+        verbose_name = "linha de pagamento importada"
+        verbose_name_plural = "linhas de pagamento importadas"
+        ordering = ["payment_import_id", "line_no", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["identity"], condition=models.Q(first_occurrence=True),
+                                    name="payment_identity_once"),
+            models.UniqueConstraint(fields=["fee"], condition=models.Q(outcome="settled"),
+                                    name="payment_settles_a_dam_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Linha {self.line_no}: {self.get_outcome_display()}"
+
+    @property
+    def flagged(self) -> bool:
+        return self.outcome != PaymentOutcome.SETTLED

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from licensing.fees.models import Fee, FeeKind, FeeStatus
+from licensing.fees.models import Fee, FeeKind, FeeStatus, PaymentImport
 from licensing.grants.models import Authorization
 from licensing.grants.selectors import is_desk
 
@@ -46,3 +46,7 @@ def tff_outstanding(authorization: Authorization, year: int | None = None) -> Fe
 def tff_paid(authorization: Authorization, year: int) -> bool:
     return Fee.objects.filter(authorization=authorization, kind=FeeKind.TFF, reference_year=year,
                               status=FeeStatus.PAID).exists()
+
+
+def payment_imports() -> QuerySet[PaymentImport]:
+    return PaymentImport.objects.select_related("imported_by").order_by("-imported_at", "-id")

@@ -23,8 +23,16 @@ from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation
 from portal.notifications import notify
 from portal.numbering import document_number
+from portal.numbers import brl
 
 DEFAULT_FEE_DUE_DAYS = 30
+
+
+def fee_pix_payload(fee: Fee) -> str:
+    """The DAM's Pix copia e cola for its notice ('' when the Pix cannot be built)."""
+    from licensing.fees.documents import fee_pix
+
+    return fee_pix(fee).get("payload", "")
 
 @transaction.atomic
 def fee_issue(
@@ -60,8 +68,10 @@ def fee_issue(
               data={"number": fee.number, "amount": str(fee.amount), "kind": kind, "units": str(units or "")})
     if notify_holder:
         notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
-               body=f"Valor R$ {fee.amount}, vencimento {fee.due_date:%d/%m/%Y}. O DAM com o Pix está no portal.",
-               link=reverse("lifecycle-mine"), dedup_key=f"fee-issued:{fee.pk}")
+               body=f"Valor {brl(fee.amount)}, vencimento {fee.due_date:%d/%m/%Y}. O DAM com o Pix e o código de "
+                    "barras está no portal.",
+               link=reverse("lifecycle-fee-detail", args=[fee.pk]), dedup_key=f"fee-issued:{fee.pk}",
+               pix_payload=fee_pix_payload(fee))
     return fee
 
 
@@ -169,9 +179,10 @@ def application_tff_issue(*, actor, application) -> tuple[Fee, bool]:
     )
     audit_log(actor=actor, obj=application, action="tff_issued", data={"fee": fee.number, "year": year})
     notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
-           body=f"Valor R$ {fee.amount}, vencimento {fee.due_date:%d/%m/%Y}. Pague pelo Pix do DAM; a baixa do "
+           body=f"Valor {brl(fee.amount)}, vencimento {fee.due_date:%d/%m/%Y}. Pague pelo Pix do DAM; a baixa do "
                 "pagamento dispensa o comprovante no requerimento.",
-           link=reverse("licensing-application", args=[application.pk]), dedup_key=f"fee-issued:{fee.pk}")
+           link=reverse("licensing-application", args=[application.pk]), dedup_key=f"fee-issued:{fee.pk}",
+           pix_payload=fee_pix_payload(fee))
     return fee, True
 
 
@@ -243,61 +254,3 @@ def fee_cancel(*, actor, fee: Fee, reason: str) -> Fee:
     audit_log(actor=actor, obj=locked, action="fee_cancelled", from_state=before, to_state=locked.status,
               reason=reason)
     return locked
-
-
-BANK_RETURN_MAX_BYTES = 1_000_000
-
-
-def _parse_bank_date(raw: str) -> date:
-    raw = raw.strip()
-    if "/" in raw:
-        day, month, year = raw.split("/")
-        return date(int(year), int(month), int(day))
-    return date.fromisoformat(raw)
-
-
-def fees_import_bank_return(*, actor, content: bytes | str) -> dict:
-    """Record the payments of a simplified bank return file: one line per payment,
-    ``DAM number;payment date;amount;authentication`` (";" or "," separated, optional
-    header). Each payment is checked (DAM issued, same amount, date not in the future) and
-    recorded in its own transaction with an audit entry; problems are reported per line."""
-    if isinstance(content, bytes):
-        if len(content) > BANK_RETURN_MAX_BYTES:
-            raise ValidationError({"file": ["Arquivo de retorno grande demais (máximo 1 MB)."]})
-        try:
-            content = content.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            content = content.decode("latin-1")
-    paid: list[str] = []
-    errors: list[dict] = []
-    for line_no, line in enumerate(content.splitlines(), start=1):
-        if not line.strip():
-            continue
-        parts = [p.strip() for p in line.split(";" if ";" in line else ",")]
-        if len(parts) < 3:
-            errors.append({"line": line_no, "error": "Linha incompleta: use número do DAM;data;valor;autenticação."})
-            continue
-        number, raw_date, raw_amount = parts[0], parts[1], parts[2].replace("R$", "").strip()
-        if line_no == 1 and not any(ch.isdigit() for ch in number):
-            continue  # header
-        fee = Fee.objects.filter(number=number).first()
-        if fee is None:
-            errors.append({"line": line_no, "error": f"DAM nº {number} não encontrado."})
-            continue
-        try:
-            paid_on = _parse_bank_date(raw_date)
-            amount = Decimal(raw_amount.replace(".", "").replace(",", ".") if "," in raw_amount else raw_amount)
-        except (ValueError, ArithmeticError):
-            errors.append({"line": line_no, "error": "Data ou valor inválido."})
-            continue
-        if amount != fee.amount:
-            errors.append({"line": line_no, "error": f"DAM nº {number}: valor pago {amount} difere do devido {fee.amount}."})
-            continue
-        try:
-            fee_mark_paid(actor=actor, fee=fee, paid_on=paid_on, reference=parts[3] if len(parts) > 3 else "retorno bancário")
-        except (InvalidTransition, ValidationError) as exc:
-            message = exc.message if isinstance(exc, InvalidTransition) else " ".join(exc.messages)
-            errors.append({"line": line_no, "error": f"DAM nº {number}: {message}"})
-            continue
-        paid.append(number)
-    return {"paid": paid, "errors": errors}

@@ -7,7 +7,7 @@ from django.utils import timezone
 from licensing.grants.models import Alvara, Amendment, Authorization
 from portal import regulation
 from portal.issued import frozen_pdf
-from portal.pdf import qr_svg_data_uri, render_pdf, verification_url
+from portal.pdf import qr_png_data_uri, render_pdf, verification_url
 from portal.signing import DEMO_MARK, signing_identity
 from portal.validators import format_cpf, mask_cpf
 
@@ -27,7 +27,7 @@ def _base(pack, *, title: str, number: str = "", legal_basis: str = "", code: st
            "legal_basis": legal_basis, "generated_at": timezone.localtime(timezone.now(), pack.tz)}
     if code:
         url = verification_url(code)
-        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_svg_data_uri(url)})
+        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_png_data_uri(url)})
     return ctx
 
 

@@ -7,9 +7,11 @@ from datetime import date, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from fleet import rules as fleet_rules
 from licensing.grants.models import (
     ALVARA_TRANSITIONS,
     AUTHORIZATION_TRANSITIONS,
+    CURRENT_STATUSES,
     Alvara,
     AlvaraStatus,
     Amendment,
@@ -40,6 +42,30 @@ def _alvara_validity(pack, valid_from: date, grant_until: date, modality: str) -
     return min(add_years(valid_from, int(years)) - timedelta(days=1), grant_until)
 
 
+def vehicle_bond_basis(pack, modality: str) -> str:
+    """The article that binds a grant to one vehicle of its holder (one grant per person, on a
+    vehicle of their own), else the grant act's basis."""
+    return pack.basis("grant.max_per_holder", modality) or pack.act("authorization").get("legal_basis", "")
+
+
+def ensure_plate_free(*, vehicle, holder, modality: str) -> None:
+    """Refuse (409) a grant on ``vehicle``'s plate while another person holds a grant in force on
+    that plate. Locks every vehicle row with the plate first, so that two grants on one plate,
+    decided at the same moment for two people, are decided one after the other: the second sees
+    the first (fleet.rules.plate_in_service)."""
+    if vehicle is None:
+        return
+    from fleet.models import Vehicle
+
+    list(Vehicle.objects.select_for_update().filter(plate=vehicle.plate).order_by("pk").values_list("pk", flat=True))
+    held = (Authorization.objects.filter(vehicle__plate=vehicle.plate, status__in=CURRENT_STATUSES)
+            .exclude(holder=holder).exists())
+    violations = fleet_rules.plate_in_service(vehicle.display_plate, held,
+                                              vehicle_bond_basis(regulation.current(), modality))
+    if violations:
+        raise violations[0]
+
+
 @transaction.atomic
 def authorization_issue(
     *, actor, holder, vehicle, modality: str, valid_from: date | None = None,
@@ -53,6 +79,7 @@ def authorization_issue(
     valid_until = valid_until or add_years(valid_from, years) - timedelta(days=1)
     act = pack.act("authorization")
     year = valid_from.year
+    ensure_plate_free(vehicle=vehicle, holder=holder, modality=modality)
     authorization = Authorization.objects.create(
         number=document_number("authorization", year),
         act_name=act.get("name", "Autorização"),
@@ -198,6 +225,8 @@ def authorization_set_status(
             f"{AuthorizationStatus(to).label}."
         )
     before = locked.status
+    if before not in CURRENT_STATUSES and to in CURRENT_STATUSES:  # back in force: the plate must be free
+        ensure_plate_free(vehicle=locked.vehicle, holder=locked.holder, modality=locked.modality)
     amends = _AMENDING_STATUSES.get(to)
     if amends:
         # the act and its alvarás are kept as they certified the grant before the penalty
@@ -304,6 +333,8 @@ def authorization_restore(*, actor, authorization: Authorization, reason: str) -
         raise InvalidTransition(f"A autorização nº {locked.number} não está cassada.")
     today = regulation.current().today()
     to = AuthorizationStatus.ACTIVE if locked.valid_until >= today else AuthorizationStatus.EXPIRED
+    if to == AuthorizationStatus.ACTIVE:
+        ensure_plate_free(vehicle=locked.vehicle, holder=locked.holder, modality=locked.modality)
     locked.status = to
     locked.status_reason = reason
     locked.status_changed_at = timezone.now()

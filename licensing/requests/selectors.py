@@ -164,6 +164,21 @@ def auxiliary_reregistration_for(authorization: Authorization | None, cpf: str, 
             "label": state["label"], "legal_basis": state["legal_basis"]}
 
 
+def registered_driver_role(authorization: Authorization | None, cpf: str, today) -> str | None:
+    """For the plate status: whether the person is registered to drive this grant's vehicle —
+    an active auxiliary driver, or the preposto in office on ``today`` (the holder is the
+    caller's own check)."""
+    if authorization is None or not cpf:
+        return None
+    if AuxiliaryDriver.objects.filter(authorization=authorization, person__cpf=cpf,
+                                      status=AuxiliaryStatus.ACTIVE).exists():
+        return "condutor auxiliar"
+    if Preposto.objects.filter(Q(ended_on__isnull=True) | Q(ended_on__gt=today), authorization=authorization,
+                               person__cpf=cpf, starts_on__lte=today).exists():
+        return "preposto"
+    return None
+
+
 def yearly_overdue_open(limit: int = 50) -> list[YearlyNotice]:
     """Overdue yearly obligations not yet regularised (the clerk's queue shows them)."""
     return list(

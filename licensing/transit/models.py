@@ -13,6 +13,7 @@ from django.db import models
 from django.utils import timezone
 
 from fleet.models import VehicleBase
+from portal.numbers import brl
 from portal.validators import validate_cnpj, validate_cpf
 
 __all__ = [
@@ -336,7 +337,7 @@ class BusFare(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.line.code} {self.get_zone_display()} R$ {self.amount} ({self.decree})"
+        return f"{self.line.code} {self.get_zone_display()} {brl(self.amount)} ({self.decree})"
 
 
 class BusStatus(models.TextChoices):

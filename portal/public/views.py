@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import reverse
@@ -156,18 +158,15 @@ class TransparencyView(View):
         modality = request.GET.get("modality") or ""
         if modality not in pack.modalities:
             modality = ""
-        page_obj = Paginator(selectors.current_grant_ids(q, modality), 50).get_page(
-            request.GET.get("page")
-        )
-        grants = selectors.grants_by_ids(list(page_obj.object_list))
+        page_obj = Paginator(selectors.CountedIds(q, modality), 50).get_page(request.GET.get("page"))
         rows = [
             {
-                **selectors.open_data_row(a),
-                "modality_label": pack.modality_label(a.modality),
-                "status_label": selectors.STATUS_LABELS.get(a.status, a.status),
-                "valid_until_date": a.valid_until,
+                **row,
+                "modality_label": pack.modality_label(row["modality"]),
+                "status_label": selectors.STATUS_LABELS.get(row["status"], row["status"]),
+                "valid_until_date": date.fromisoformat(row["valid_until"]),
             }
-            for a in grants
+            for row in selectors.open_data_rows(list(page_obj.object_list))
         ]
         filters = {k: v for k, v in (("q", q), ("modality", modality)) if v}
         ctx = {

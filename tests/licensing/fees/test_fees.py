@@ -90,30 +90,6 @@ def test_dam_pdf_for_the_holder_and_the_clerk_only(itagiba, applicant, outsider,
     assert Fee.objects.count() == 1
 
 
-def test_bank_return_file_records_matching_payments_and_reports_the_rest(itagiba, clerk, web, api):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    a, b, c = (tff_issue(actor=clerk, authorization=grant()[0]) for _ in range(3))
-    today = itagiba.today()
-    content = "\n".join([
-        "dam;data;valor;autenticacao",
-        f"{a.number};{today:%d/%m/%Y};95,00;AUT-A",
-        f"{b.number};{today.isoformat()};90.00;AUT-B",
-        f"999/2099;{today.isoformat()};95.00;X",
-    ]).encode()
-    r = api(clerk).post("/api/v1/fees/bank-return/", {"file": SimpleUploadedFile("ret.csv", content)}, format="multipart")
-    assert r.status_code == 200
-    assert r.json()["paid"] == [a.number]
-    assert [e["line"] for e in r.json()["errors"]] == [3, 4]
-    a.refresh_from_db()
-    b.refresh_from_db()
-    assert a.status == "paid" and a.payment_reference == "AUT-A" and b.status == "issued"
-    again = web(clerk).post("/atendimento/taxas/retorno/",
-                            {"file": SimpleUploadedFile("ret.csv", f"{a.number};{today.isoformat()};95.00".encode())})
-    assert again.status_code == 302
-    assert Fee.objects.get(pk=c.pk).status == "issued"
-
-
 def _application(api, user, modality, *, skip=()):
     """A draft with every required document sent except the codes in ``skip``."""
     from tests.licensing.applications.helpers import open_call, payload, pdf_file

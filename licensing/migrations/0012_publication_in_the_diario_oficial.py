@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('licensing', '0009_amendment_acts'),
+        ('licensing', '0011_merge_second_round'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
