@@ -7,7 +7,7 @@ from licensing.requests.views import display_rows
 
 def test_coded_values_are_shown_in_words():
     rows = dict(display_rows({"ground": "newer", "relationship": "spouse", "certificate_issuer": "detran"}))
-    assert rows == {"fundamento": "veículo mais novo", "parentesco": "cônjuge",
+    assert rows == {"fundamento": "veículo substituto de fabricação mais recente", "parentesco": "cônjuge",
                     "emissor da certidão": "DETRAN (certidão de baixa)"}
 
 
