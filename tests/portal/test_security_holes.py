@@ -181,7 +181,9 @@ def test_transfer_names_only_a_vehicle_of_the_new_holder(arapora, api, applicant
     carol_row = VehicleFactory(plate=plate, owner=make_user("carol", None, cpf=CPF_CAROL))  # another's declaration
     auth, _ = issue_authorization(holder=applicant, vehicle=VehicleFactory(owner=applicant),
                                   valid_from=add_years(arapora.today(), -2))
-    data = {"ground": "holder_years", "new_holder_cpf": outsider.cpf, "vehicle_plate": plate}
+    from tests.licensing.requests.helpers import new_holder_data
+
+    data = {"ground": "holder_years", "new_holder_cpf": outsider.cpf, "vehicle_plate": plate, **new_holder_data()}
     r = file(api, applicant, auth, "transfer", data)
     assert r.status_code == 400, r.json()
     assert "novo titular" in r.json()["errors"]["vehicle_plate"][0]
@@ -458,7 +460,7 @@ def _draft_with_upload(api, applicant, name, content):
 
 @pytest.mark.django_db
 def test_an_application_document_with_a_script_is_refused_naming_the_checklist_item(alegre, api, applicant):
-    from tests.portal.test_security import _pdf
+    from tests.portal.test_security_uploads import _pdf
 
     _, item, r = _draft_with_upload(api, applicant, "doc.pdf", _pdf(lambda w: w.add_js("app.alert(1)")))
     assert r.status_code == 400
@@ -471,7 +473,7 @@ def test_an_auto_photo_over_the_pixel_limit_is_refused_naming_the_photo(alegre, 
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.utils import timezone
 
-    from tests.portal.test_security import _png
+    from tests.portal.test_security_uploads import _png
 
     settings.UPLOAD_MAX_PIXELS = 10  # the 4 × 4 image has 16
     body = {"plate": next_plate(), "infraction_code": "19-I", "occurred_at": (
@@ -485,7 +487,7 @@ def test_an_auto_photo_over_the_pixel_limit_is_refused_naming_the_photo(alegre, 
 @pytest.mark.django_db
 def test_the_preview_of_an_uploaded_image_is_sandboxed_and_a_pdf_opens_in_the_clerks_page(
         alegre, api, web, applicant, clerk):
-    from tests.portal.test_security import _pdf, _png
+    from tests.portal.test_security_uploads import _pdf, _png
 
     app, _, r = _draft_with_upload(api, applicant, "foto.png", _png())
     assert r.status_code == 201, r.json()

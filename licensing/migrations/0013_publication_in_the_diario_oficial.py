@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('licensing', '0011_merge_second_round'),
+        ('licensing', '0012_grants_and_alvaras_never_deleted'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
