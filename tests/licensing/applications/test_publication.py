@@ -97,6 +97,9 @@ def test_publication_hold_a_refused_renewal_keeps_the_grant_until_the_list_is_pu
         itagiba, api, applicant, clerk, agent):
     first_id, granted = _granted(api, applicant, clerk, agent)
     plate = Application.objects.get(pk=first_id).vehicle.plate
+    from tests.factories import backdate_issue
+
+    backdate_issue(Authorization.objects.get(pk=granted["id"]), itagiba.today() - timedelta(days=365))
     renewal = create_and_submit(api, applicant, kind="renewal", vehicle={"plate": plate})
     auth = Authorization.objects.get(pk=granted["id"])
     yesterday = itagiba.today() - timedelta(days=1)
