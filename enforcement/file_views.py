@@ -11,6 +11,7 @@ from django.views import View
 from enforcement import selectors
 from enforcement.models import Attachment
 from enforcement.views import _context_for
+from portal.issued import frozen_pdf
 from portal.pdf import qr_png_data_uri, render_pdf, verification_url
 from portal.uploads import serve_private_file
 from portal.validators import mask_cpf
@@ -60,7 +61,13 @@ def infraction_pdf(request, inf, doc: str) -> HttpResponse:
         verify_url=verification_url(inf.verification_code) if inf.verification_code else "",
         qr=qr_png_data_uri(verification_url(inf.verification_code)) if inf.verification_code else "",
     )
-    response = HttpResponse(render_pdf(template, ctx), content_type="application/pdf")
+    # Issued once, kept byte for byte: each document is frozen on its own record (the auto, its
+    # notice, its judgement, its fine) the first time it is produced; later changes are new acts.
+    owner = {"auto": inf, "notice": ctx["notice"], "decision": ctx["judgement"], "dam": ctx["fine"]}[doc]
+    pdf = frozen_pdf(owner, kind=f"infraction_{doc}", render=lambda: render_pdf(template, ctx),
+                     number=ctx["doc_number"] or "", verification_code=inf.verification_code if doc == "auto" else "",
+                     reason=f"{title} nº {ctx['doc_number']}", location=f"{pack.name}/{pack.uf}").pdf
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
     return response
 

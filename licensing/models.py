@@ -17,6 +17,7 @@ from licensing.applications.models import (  # noqa: F401
     Call,
     DocumentStatus,
     Inspection,
+    Publication,
     Requirement,
     Schooling,
     _document_upload_to,

@@ -104,6 +104,8 @@ class AuditAction(models.TextChoices):
     PENALTY_RECOMPUTED = "penalty_recomputed", "Penalidade recalculada"
     PREPOSTO_APPOINTED = "preposto_appointed", "Preposto designado"
     PROFILE_UPDATED = "profile_updated", "Perfil atualizado"
+    PUBLICATION_PREPARED = "publication_prepared", "Publicação no Diário Oficial preparada"
+    PUBLICATION_RECORDED = "publication_recorded", "Data da publicação no Diário Oficial registrada"
     REGULATION_RECORDED = "regulation_recorded", "Regulamento registrado"
     REQUIREMENT_RAISED = "requirement_raised", "Exigência registrada"
     REVIEW_ALLEGATIONS_FILED = "review_allegations_filed", "Alegações na revisão de ofício"

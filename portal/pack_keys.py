@@ -116,6 +116,7 @@ PARAMS: dict[str, PackKey] = _table(
     _k("fees.late_penalty_max_percent", NUMBER, "cap of the late-payment penalty, percent of the amount"),
     _k("publication.required_for", STR_LIST, "what goes to the Diário Oficial",
        choices=("grants", "renewals", "cassations", "appeal_decisions")),
+    _k("publication.extends_validity", BOOL, "a grant under renewal stays valid until the list is published"),
     _k("amendment.act_name", STR, "the act that amends a grant act (apostila, portaria de alteração)"),
     _k("transfer.allowed", BOOL, "a grant may be transferred"),
     _k("transfer.min_years_as_holder", INT, "years as holder before a transfer"),

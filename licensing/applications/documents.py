@@ -15,6 +15,17 @@ from portal.validators import format_cpf
 DECLARATION_PREFIX = "declaracao_anexo"
 
 
+def issued_receipt_pdf(application: Application) -> bytes:
+    """The protocol receipt as issued: rendered and signed once (first download), then the same
+    bytes forever (documents replaced later do not rewrite the receipt)."""
+    from portal.issued import frozen_pdf
+
+    pack = regulation.current()
+    return frozen_pdf(application, kind="receipt", render=lambda: receipt_pdf(application),
+                      number=application.protocol or "", reason=f"Comprovante de protocolo {application.protocol}",
+                      location=f"{pack.name}/{pack.uf}").pdf
+
+
 def receipt_pdf(application: Application) -> bytes:
     from licensing.applications.selectors import current_documents, required_documents
 

@@ -353,3 +353,40 @@ class ApplicantProfile(models.Model):
 
     def __str__(self) -> str:
         return f"Perfil de {self.user}"
+
+
+class Publication(models.Model):
+    """The list of acts the law requires in the Diário Oficial (granted requests, renewals,
+    cassações — the pack's ``publication.required_for``), ready to be sent (PDF and plain text),
+    with the date, edition and page it was published, recorded by the clerk. Never edited: the
+    publication data is recorded once."""
+
+    number = models.CharField("número", max_length=12, unique=True)
+    prepared_at = models.DateTimeField("preparada em", default=timezone.now)
+    prepared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="preparada por",
+    )
+    legal_basis = models.CharField("base legal", max_length=300)
+    items = models.JSONField("atos", default=list, help_text="[{section, document, number, holder, ...}]")
+    text = models.TextField("texto para o Diário Oficial")
+    authorizations = models.ManyToManyField(Authorization, blank=True, related_name="publications",
+                                            verbose_name="autorizações publicadas")
+    amendments = models.ManyToManyField("licensing.Amendment", blank=True, related_name="publications",
+                                        verbose_name="atos de alteração publicados")
+    published_on = models.DateField("publicada em", null=True, blank=True)
+    edition = models.CharField("edição do Diário Oficial", max_length=40, blank=True)
+    page = models.CharField("página", max_length=20, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="registrada por",
+    )
+    recorded_at = models.DateTimeField("registrada em", null=True, blank=True)
+
+    class Meta:
+        verbose_name = "publicação no Diário Oficial"
+        verbose_name_plural = "publicações no Diário Oficial"
+        ordering = ["-prepared_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Publicação nº {self.number}"

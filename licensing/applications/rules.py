@@ -348,3 +348,14 @@ def retention_expired(decided_or_idle_since: date, today: date, retention_days: 
     ``retention.refused_documents_days`` days after the decision (or the last change of an
     abandoned draft); on the day after that they are deleted. Day N keeps, day N+1 deletes."""
     return (today - decided_or_idle_since).days > retention_days
+
+
+def renewal_held_until_publication(*, extends, decided_on: date, last_published_on: date | None) -> bool:
+    """Until the list of granted requests is published in the Diário Oficial, a grant that is
+    the object of a renewal request is deemed extended (PL 015/2025 art. 18, §6 — the pack's
+    ``publication.extends_validity`` carries the article): a renewal decided on ``decided_on``
+    keeps holding the grant until a publication dated that day or later is recorded. Published
+    the day before the decision: still held; published on the day of the decision: no longer."""
+    if extends is None or not extends.value:
+        return False
+    return last_published_on is None or last_published_on < decided_on

@@ -41,19 +41,32 @@ def applications_visible_to(user):
 
 def renewals_filed_in_time(authorization_ids: list[int]) -> set[int]:
     """Grants among ``authorization_ids`` whose renewal was filed (protocolled) by the last day
-    of validity and is not decided yet (PL 015/2025 art. 18, §6 style: valid until decided)."""
+    of validity and is not decided yet (PL 015/2025 art. 18, §6 style: valid until decided) or,
+    where the pack says ``publication.extends_validity``, decided after the last publication."""
     from django.db.models import F
 
     from licensing.applications.models import Application
 
     undecided = (ApplicationStatus.SUBMITTED, ApplicationStatus.IN_REVIEW, ApplicationStatus.REQUIREMENT,
                  ApplicationStatus.INSPECTION_SCHEDULED)
-    return set(
-        Application.objects.filter(
-            kind=ApplicationKind.RENEWAL, status__in=undecided, previous_authorization_id__in=authorization_ids,
-            submitted_at__date__lte=F("previous_authorization__valid_until"),
-        ).values_list("previous_authorization_id", flat=True)
-    )
+    in_time = Application.objects.filter(kind=ApplicationKind.RENEWAL, previous_authorization_id__in=authorization_ids,
+                                         submitted_at__date__lte=F("previous_authorization__valid_until"))
+    held = set(in_time.filter(status__in=undecided).values_list("previous_authorization_id", flat=True))
+    pack = regulation.current()
+    extends = pack.param("publication.extends_validity")
+    if extends is not None and extends.value:
+        # decided but the list not yet published: still extended (a granted renewal has already
+        # replaced the grant with its successor, so only a refusal leaves a grant to hold)
+        from licensing.applications.models import Publication
+
+        last = (Publication.objects.filter(published_on__isnull=False).order_by("-published_on")
+                .values_list("published_on", flat=True).first())
+        for auth_id, decided_at in in_time.filter(status=ApplicationStatus.REFUSED, decided_at__isnull=False).values_list(
+                "previous_authorization_id", "decided_at"):
+            decided_on = decided_at.astimezone(pack.tz).date()
+            if rules.renewal_held_until_publication(extends=extends, decided_on=decided_on, last_published_on=last):
+                held.add(auth_id)
+    return held
 
 
 @dataclass(frozen=True)
@@ -242,6 +255,34 @@ def approval_blockers(application: Application) -> list[str]:
     elif not inspection.approved:
         out.append("A vistoria do veículo foi reprovada.")
     return out
+
+
+def approval_preview(app) -> dict:
+    """What the act issued by approving ``app`` will say (the clerk confirms it first): act,
+    holder, vehicle, modality, term and article, and the alvarás that go with it."""
+    from datetime import timedelta
+
+    from licensing.grants.rules import add_years
+
+    pack = regulation.current()
+    today = pack.today()
+    modality = app.modality
+    years = int(pack.value("grant.validity_years", modality))
+    until = None
+    previous = app.previous_authorization if app.kind == ApplicationKind.RENEWAL else None
+    if previous is not None:
+        until = rules.renewal_valid_until(previous.valid_until, today, years,
+                                          pack.param("renewal.extends_term", modality))
+    act, alvara = pack.act("authorization"), pack.act("alvara")
+    scope = alvara.get("scope", "none")
+    auxiliaries = [a.name for a in app.auxiliaries.all()]
+    return {"act_name": act.get("name", "Autorização"), "legal_basis": act.get("legal_basis", ""),
+            "term_basis": pack.basis("grant.validity_years", modality), "holder": app.applicant.display_name,
+            "vehicle": app.vehicle, "modality": pack.modality_label(modality), "valid_from": today,
+            "valid_until": until or add_years(today, years) - timedelta(days=1), "years": years,
+            "renewal_of": previous, "auxiliaries": auxiliaries,
+            "alvaras": [] if scope == "none" else [alvara.get("name", "Alvará")] * (
+                1 + (len(auxiliaries) if scope == "driver" else 0))}
 
 
 # --- plate conflicts --------------------------------------------------------------------------------

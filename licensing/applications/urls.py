@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from licensing.applications.views import applicant, desk
+from licensing.applications.views import applicant, desk, publications
 
 urlpatterns = [
     path("requerente/perfil/", applicant.ProfileView.as_view(), name="licensing-profile"),
@@ -33,6 +33,12 @@ urlpatterns = [
     path("atendimento/requerimentos/<int:pk>/indeferir/", desk.RejectView.as_view(), name="licensing-reject"),
     path("atendimento/classificacao/", desk.RankingView.as_view(), name="licensing-ranking"),
     path("atendimento/editais/", desk.CallsView.as_view(), name="licensing-calls"),
+    path("atendimento/publicacoes/", publications.PublicationsView.as_view(), name="licensing-publications"),
+    path("atendimento/publicacoes/<int:pk>/", publications.PublicationView.as_view(), name="licensing-publication"),
+    path("atendimento/publicacoes/<int:pk>/publicacao.pdf", publications.PublicationFileView.as_view(fmt="pdf"),
+         name="licensing-publication-pdf"),
+    path("atendimento/publicacoes/<int:pk>/publicacao.txt", publications.PublicationFileView.as_view(fmt="txt"),
+         name="licensing-publication-txt"),
     path("fiscalizacao/vistorias/", desk.AgentInspectionsView.as_view(), name="licensing-agent-inspections"),
     path("fiscalizacao/vistorias/<int:pk>/", desk.InspectionRecordView.as_view(), name="licensing-inspection-record"),
 ]

@@ -91,10 +91,10 @@ class FeeDamView(APIView):
 
     @extend_schema(responses=pdf("O DAM em PDF, com código de barras e Pix."))
     def get(self, request, pk: int):
-        from licensing.fees.documents import render_dam
+        from licensing.fees.documents import issued_dam_pdf
 
         fee = sel.fee_for(request.user, pk)
-        response = HttpResponse(render_dam(fee), content_type="application/pdf")
+        response = HttpResponse(issued_dam_pdf(fee), content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="dam-{fee.number.replace("/", "-")}.pdf"'
         return response
 

@@ -74,6 +74,16 @@ def fee_barcode(fee: Fee, pack=None) -> dict:
     }
 
 
+def issued_dam_pdf(fee: Fee) -> bytes:
+    """The DAM as issued: rendered and signed once (first download), then the same bytes forever
+    (a DAM paid or cancelled later is still the slip that was issued)."""
+    from portal.issued import frozen_pdf
+
+    pack = regulation.current()
+    return frozen_pdf(fee, kind="dam", render=lambda: render_dam(fee), number=fee.number,
+                      reason=f"DAM nº {fee.number}", location=f"{pack.name}/{pack.uf}").pdf
+
+
 def render_dam(fee: Fee) -> bytes:
     pack = regulation.current()
     return render_pdf("licensing/fees/pdf/dam.html", {"fee": fee, "pack": pack, "pix": fee_pix(fee, pack),

@@ -150,12 +150,12 @@ class FeeDamView(RoleRequiredMixin, View):
     roles = (Role.APPLICANT, Role.CLERK, Role.ADMIN)
 
     def get(self, request, pk: int):
-        from licensing.fees.documents import render_dam
+        from licensing.fees.documents import issued_dam_pdf
 
         fee = sel.fee_for(request.user, pk)
         if not (grants_selectors.is_desk(request.user) or fee.holder_id == request.user.pk):
             raise PermissionDenied
-        response = HttpResponse(render_dam(fee), content_type="application/pdf")
+        response = HttpResponse(issued_dam_pdf(fee), content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="dam-{fee.number.replace("/", "-")}.pdf"'
         return response
 

@@ -56,7 +56,7 @@ class AlvaraPdfView(APIView):
 class AmendmentPdfView(APIView):
     content_negotiation_class = AnyContent
 
-    @extend_schema(responses=pdf("O termo de alteração da outorga em PDF."))
+    @extend_schema(responses=pdf("O ato de alteração (apostila ou portaria de alteração) em PDF."))
     def get(self, request, pk: int):
         amendment = get_object_or_404(Amendment.objects.select_related("authorization", "authorization__holder"), pk=pk)
         if not can_see_grant(request.user, amendment.authorization):

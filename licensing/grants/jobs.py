@@ -63,7 +63,8 @@ def register_renewal_hold(func: Callable[[list[int]], set[int]]) -> Callable:
 
 
 def _held_by_renewal(pack, ids: list[int]) -> set[int]:
-    if not ids or not pack.value("renewal.keeps_valid_until_decided", default=False):
+    if not ids or not (pack.value("renewal.keeps_valid_until_decided", default=False)
+                       or pack.value("publication.extends_validity", default=False)):
         return set()
     held: set[int] = set()
     for func in _RENEWAL_HOLDS:

@@ -252,6 +252,8 @@ class Amendment(models.Model):
         verbose_name = "ato de alteração"
         verbose_name_plural = "atos de alteração"
         ordering = ["issued_at", "id"]
+        # an issued act: PostgreSQL refuses to change or delete it (a correction is a new act)
+        triggers = [pgtrigger.Protect(name="amendment_immutable", operation=pgtrigger.Update | pgtrigger.Delete)]
 
     def __str__(self) -> str:
         return f"{self.act_name} nº {self.number}"

@@ -187,3 +187,16 @@ def yearly_overdue_open(limit: int = 50) -> list[YearlyNotice]:
         .exclude(auxiliary__status=AuxiliaryStatus.REMOVED)
         .select_related("authorization__holder", "auxiliary__person").order_by("due_on", "id")[:limit]
     )
+
+
+def amendment_preview(req: LifecycleRequest) -> dict:
+    """What the act of amendment issued by granting ``req`` will say (confirmed by the clerk)."""
+    from licensing.grants.services import amendment_act
+
+    pack = regulation.current()
+    auth = req.authorization
+    name, basis = amendment_act(pack)
+    return {"act_name": name, "legal_basis": "; ".join(b for b in (basis, req.legal_basis) if b),
+            "amends": auth, "holder": auth.holder.display_name, "vehicle": auth.vehicle,
+            "modality": pack.modality_label(auth.modality), "valid_until": auth.valid_until,
+            "kind": req.get_kind_display()}

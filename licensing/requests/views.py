@@ -273,6 +273,11 @@ class RequestDecideView(RoleRequiredMixin, View):
         if not form.is_valid():
             messages.error(request, "Escolha deferir ou indeferir.")
             return redirect("lifecycle-request-detail", pk=pk)
+        if form.cleaned_data["approved"] and KINDS[req.kind].amends and request.POST.get("confirm") != "1":
+            # issuing is deliberate: granting issues an act of amendment; the clerk sees it first
+            return render(request, "licensing/requests/decide_confirm.html", {
+                "req": req, "preview": sel.amendment_preview(req), "reason": form.cleaned_data["reason"],
+                "data_rows": display_rows(req.data)})
         try:
             req = svc.request_decide(actor=request.user, request=req, approved=form.cleaned_data["approved"],
                                      reason=form.cleaned_data["reason"])

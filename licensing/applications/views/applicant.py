@@ -16,7 +16,7 @@ from licensing.applications.documents import (
     declaration_item,
     declaration_pdf,
     inspection_pdf,
-    receipt_pdf,
+    issued_receipt_pdf,
 )
 from licensing.applications.forms import (
     AuxiliariesForm,
@@ -491,7 +491,7 @@ class ReceiptPdfView(RoleRequiredMixin, View):
 
     def get(self, request, pk):
         app = get_object_or_404(applications_visible_to(request.user), pk=pk, protocol__isnull=False)
-        return _pdf(receipt_pdf(app), f"protocolo-{app.protocol.replace('/', '-')}.pdf")
+        return _pdf(issued_receipt_pdf(app), f"protocolo-{app.protocol.replace('/', '-')}.pdf")
 
 
 class DeclarationPdfView(RoleRequiredMixin, View):

@@ -35,6 +35,8 @@ from licensing.applications.models import (
     Inspection,
 )
 from licensing.applications.selectors import (
+    approval_blockers,
+    approval_preview,
     pending_ranking,
     required_documents,
 )
@@ -185,8 +187,22 @@ class ScheduleView(ClerkActionView):
 
 
 class ApproveView(ClerkActionView):
+    """Issuing is deliberate: GET (or a POST without ``confirm``) shows what the act will say;
+    only the POST of that page, with ``confirm=1``, issues it."""
+
+    def confirmation(self, request, app):
+        return render(request, "licensing/applications/approve_confirm.html", {
+            "application": app, "preview": approval_preview(app), "blockers": approval_blockers(app),
+            "crumbs": _crumbs(("Requerimentos", reverse("licensing-queue")),
+                              (str(app), reverse("licensing-application", args=[app.pk])), ("Confirmar a emissão", None))})
+
+    def get(self, request, pk):
+        return self.confirmation(request, self.app(pk))
+
     def post(self, request, pk):
         app = self.app(pk)
+        if request.POST.get("confirm") != "1":
+            return self.confirmation(request, app)
         try:
             authorization, _ = services.application_approve(actor=request.user, application=app)
         except SERVICE_ERRORS as exc:

@@ -151,7 +151,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
 
 KIND = register(Kind(
     code=RequestKind.AUXILIARY_ADD, form=forms.AuxiliaryAddForm, clean=clean, apply=apply, offered=offered,
-    refusal=refusal, make_form=make_form, multiple_open=True,
+    refusal=refusal, make_form=make_form, multiple_open=True, amends=True,
     labels={"documents": "documentos apresentados", "cpf": "CPF", "name": "nome", "birth_date": "data de nascimento",
             "cnh_number": "número da CNH", "cnh_category": "categoria da CNH", "cnh_first_issued": "primeira habilitação",
             "cnh_ear": "CNH com EAR", "amendment": "ato de alteração"},

@@ -113,7 +113,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
 
 KIND = register(Kind(
     code=RequestKind.AUXILIARY_REMOVE, form=forms.AuxiliaryRemoveForm, clean=clean, apply=apply, offered=offered,
-    refusal=refusal, make_form=make_form, after_filing=after_filing, recheck_on_decision=False,
+    refusal=refusal, make_form=make_form, after_filing=after_filing, recheck_on_decision=False, amends=True,
     labels={"auxiliary": "condutor auxiliar (registro)", "left_on": "data do desligamento",
             "days_after": "dias até a comunicação", "deadline_days": "prazo legal (dias)", "late": "fora do prazo",
             "reason": "motivo", "cancelled_alvaras": "alvarás cancelados", "amendment": "ato de alteração"},

@@ -76,6 +76,7 @@ class Kind:
     inspected: bool = False  # a vistoria is recorded before the grant
     recheck_on_decision: bool = True  # ``clean`` runs again at the decision
     keep_filed_data: bool = False  # the recheck does not overwrite the filed data
+    amends: bool = False  # granting it issues an act of amendment: the clerk confirms it first
     labels: dict[str, str] = field(default_factory=dict)  # its data and effects, in Portuguese
     action_labels: dict[str, str] = field(default_factory=dict)  # its own audit actions
 

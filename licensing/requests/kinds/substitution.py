@@ -183,7 +183,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
 KIND = register(Kind(
     code=RequestKind.SUBSTITUTION, form=forms.SubstitutionForm, clean=clean, apply=apply, offered=offered,
     make_form=make_form,
-    inspected=True, keep_filed_data=True,
+    inspected=True, keep_filed_data=True, amends=True,
     labels={"ground": "fundamento", "vehicle": "veículo substituto", "old_plate": "placa anterior",
             "new_plate": "nova placa", "certificate_issuer": "emissor da certidão",
             "certificate_number": "número da certidão", "plate": "placa", "renavam": "RENAVAM", "make": "marca",

@@ -225,7 +225,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
 
 
 KIND = register(Kind(
-    code=RequestKind.TRANSFER, form=forms.TransferForm, clean=clean, apply=apply, offered=offered,
+    code=RequestKind.TRANSFER, form=forms.TransferForm, clean=clean, apply=apply, offered=offered, amends=True,
     make_form=make_form,
     labels={"new_holder_cpf": "CPF do novo titular", "new_holder_name": "novo titular", "relationship": "parentesco",
             "event_on": "data do fato", "proof": "comprovação", "vehicle_plate": "placa do veículo",

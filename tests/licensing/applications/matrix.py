@@ -49,11 +49,21 @@ ROWS = [
         kwargs=lambda w: {"pk": w["application"].pk, "doc_id": w["document"].pk}, data=lambda w: {}),
     Row("licensing-requirement", only(CLERKS, ok=400), method="post", kwargs=app_kw, data=lambda w: {}),
     Row("licensing-schedule", only(CLERKS, ok=400), method="post", kwargs=app_kw, data=lambda w: {}),
-    Row("licensing-approve", only(CLERKS, ok=302), method="post", kwargs=app_kw),
+    Row("licensing-approve", only(CLERKS), kwargs=app_kw, notes="what the act will say, to confirm"),
+    Row("licensing-approve", only(CLERKS), method="post", kwargs=app_kw, notes="without confirm: the summary again"),
+    Row("licensing-approve", only(CLERKS, ok=302), method="post", kwargs=app_kw, data=lambda w: {"confirm": "1"}),
     Row("licensing-reject", only(CLERKS, ok=400), method="post", kwargs=app_kw, data=lambda w: {}),
     Row("licensing-ranking", only(CLERKS)),
     Row("licensing-calls", only(CLERKS)),
     Row("licensing-calls", only(CLERKS, ok=400), method="post", data=lambda w: {}),
+    Row("licensing-publications", only(CLERKS)),
+    # the matrix's pack (Alegre) requires no publication: preparing one is refused (409)
+    Row("licensing-publications", only(CLERKS, ok=409), method="post", data=lambda w: {}),
+    Row("licensing-publication", only(CLERKS), kwargs=lambda w: {"pk": w["publication"].pk}),
+    Row("licensing-publication", only(CLERKS, ok=400), method="post", kwargs=lambda w: {"pk": w["publication"].pk},
+        data=lambda w: {}),
+    Row("licensing-publication-pdf", only(CLERKS), kwargs=lambda w: {"pk": w["publication"].pk}),
+    Row("licensing-publication-txt", only(CLERKS), kwargs=lambda w: {"pk": w["publication"].pk}),
     Row("licensing-agent-inspections", only(("agente",))),
     Row("licensing-inspection-record", only(("agente",)), kwargs=lambda w: {"pk": w["inspection"].pk}),
     Row("licensing-inspection-record", only(("agente",), ok=400), method="post",
@@ -96,7 +106,7 @@ def build(world, personas):
     from django.utils import timezone
 
     from licensing.grants.services import alvara_issue, amendment_issue
-    from licensing.models import Application, ApplicationDocument, Inspection
+    from licensing.models import Application, ApplicationDocument, Inspection, Publication
     from tests.factories import VehicleFactory, issue_authorization
     from tests.licensing.applications.helpers import PDF_BYTES
 
@@ -118,6 +128,8 @@ def build(world, personas):
     authorization, _ = issue_authorization(holder=alice, vehicle=VehicleFactory(owner=alice))
     world["authorization"] = authorization
     world["alvara"] = alvara_issue(actor=None, authorization=authorization, person=alice)
+    world["publication"] = Publication.objects.create(number="900/2026", legal_basis="art. 18, §5", text="LISTA\n",
+                                                      items=[])
     world["amendment"] = amendment_issue(
         actor=None, authorization=authorization, kind="auxiliary_add", reason="Inclusão de condutor auxiliar",
         changes=[{"label": "Condutor auxiliar incluído", "before": "", "after": "Fulano"}])

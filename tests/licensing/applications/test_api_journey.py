@@ -272,5 +272,6 @@ def test_call_slots_limit_grants(alegre, api, applicant, outsider, clerk, agent,
     assert api(clerk).post(f"/api/v1/applications/{first['id']}/approve/").status_code == 200
     r = api(clerk).post(f"/api/v1/applications/{second['id']}/approve/")
     assert r.status_code == 409 and r.json()["rule"]["code"] == "call.slots_full"
-    page = web(clerk).post(reverse("licensing-approve", kwargs={"pk": second["id"]}), follow=True).content.decode()
+    page = web(clerk).post(reverse("licensing-approve", kwargs={"pk": second["id"]}), {"confirm": "1"},
+                           follow=True).content.decode()
     assert "Não foi possível deferir" in page and "vagas do edital" in page

@@ -97,7 +97,14 @@ def test_html_journey(slug, modality, load_pack, web, applicant, clerk, agent):
                    {"approved": "1", "notes": "ok", **{f"item_{i['code']}": "on" for i in items}})
     assert r.status_code == 302
     assert desk.get(reverse("licensing-ranking") + f"?modality={modality}").status_code == 200
-    r = desk.post(reverse("licensing-approve", kwargs={"pk": app.pk}))
+    # issuing is deliberate: the clerk sees what the act will say; only the confirmation issues it
+    summary = desk.get(reverse("licensing-approve", kwargs={"pk": app.pk})).content.decode()
+    assert "Confirmar e emitir o ato" in summary and app.vehicle.display_plate in summary
+    assert pack.act("authorization")["legal_basis"] in summary and app.applicant.display_name in summary
+    assert desk.post(reverse("licensing-approve", kwargs={"pk": app.pk})).status_code == 200
+    app.refresh_from_db()
+    assert app.status != ApplicationStatus.APPROVED and app.authorization is None
+    r = desk.post(reverse("licensing-approve", kwargs={"pk": app.pk}), {"confirm": "1"})
     assert r.status_code == 302
     app.refresh_from_db()
     assert app.status == ApplicationStatus.APPROVED and app.authorization is not None

@@ -71,7 +71,14 @@ def test_clerk_records_vistoria_and_decides_a_substitution_on_the_page(itagiba, 
     items = itagiba.inspection_items("taxi")
     data = {"approved": "on", "notes": "Tudo conforme"} | {f"item_{i['code']}": "on" for i in items}
     assert web(agent).post(f"/atendimento/pedidos/{req.pk}/vistoria/", data).status_code == 302
+    # granting issues an act of amendment: the clerk first sees what it will say
     r = web(clerk).post(f"/atendimento/pedidos/{req.pk}/decidir/", {"approved": "1", "reason": ""})
+    page = r.content.decode()
+    assert r.status_code == 200 and "Confirmar, deferir e emitir o ato" in page
+    assert "Apostila" in page and auth.number in page and "QWE1R23" in page
+    req.refresh_from_db()
+    assert req.status == RequestStatus.FILED
+    r = web(clerk).post(f"/atendimento/pedidos/{req.pk}/decidir/", {"approved": "1", "reason": "", "confirm": "1"})
     assert r.status_code == 302
     req.refresh_from_db()
     assert req.status == RequestStatus.APPROVED and req.inspection_approved
