@@ -55,6 +55,8 @@ PARAMS: dict[str, PackKey] = _table(
     _k("alvara.validity_years", INT, "validity of the alvará"),
     _k("quota.inhabitants_per_slot", INT, "slots = floor(population ÷ this)"),
     _k("quota.fixed_slots", INT, "slots set by an act instead"),
+    _k("quota.binds_renewals", BOOL, "the limit holds for renewals too: they go first in the ranking but take "
+       "places like any request (absent: a renewal keeps its own place)"),
     _k("auxiliary.max", INT, "auxiliary drivers per grant"),
     _k("auxiliary.removal_report_days", INT, "days to report an auxiliary removed"),
     _k("auxiliary.yearly_reregistration", BOOL, "auxiliaries re-register every year"),

@@ -61,4 +61,23 @@ def issue_authorization(holder=None, vehicle=None, modality="taxi", actor=None, 
 
     holder = holder or UserFactory()
     vehicle = vehicle or VehicleFactory(owner=holder)
-    return authorization_issue(actor=actor, holder=holder, vehicle=vehicle, modality=modality, **kwargs)
+    auth, alvaras = authorization_issue(actor=actor, holder=holder, vehicle=vehicle, modality=modality, **kwargs)
+    valid_from = kwargs.get("valid_from")
+    if valid_from is not None and valid_from < auth.issued_at.date():
+        # a grant that starts in the past was issued then (the renewal rules read the issue day)
+        backdate_issue(auth, valid_from)
+    return auth, alvaras
+
+
+def backdate_issue(auth, day):
+    """Move the act's issue to ``day`` (10:00 in the pack's zone), as if issued then."""
+    from datetime import datetime, time
+
+    from django.utils import timezone
+
+    from licensing.grants.models import Authorization
+    from portal import regulation
+
+    at = timezone.make_aware(datetime.combine(day, time(10)), regulation.current().tz)
+    Authorization.objects.filter(pk=auth.pk).update(issued_at=at)
+    auth.issued_at = at

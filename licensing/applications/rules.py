@@ -147,6 +147,40 @@ def renewal_window(in_window: bool, param, modality_label: str, next_window: tup
                           f"requerimentos{when}.", param.legal_basis, field="kind")]
 
 
+def renewal_term(*, filed_on: date, issued_on: date, valid_until: date, renewals: int, max_renewals,
+                 window_days, act_label: str, number: str) -> list[RuleViolation]:
+    """Whether the grant may be renewed on ``filed_on``, as the law writes its term:
+
+    - ``grant.max_renewals`` — how many times (e.g. once for an equal period); 0 where the law
+      gives no renewal (a new selection instead), refused with that article;
+    - ``renewal.window_days_before_expiry`` — filed from that many days before the end of the
+      term through its last day (day N before: accepted; N+1: refused; after the end: refused);
+    - never on the day the act was issued (nothing to renew yet)."""
+    if max_renewals is not None and renewals >= int(max_renewals.value):
+        if int(max_renewals.value) == 0:
+            return [RuleViolation("grant.max_renewals", f"{act_label} nº {number}: a lei não prevê renovação; ao fim do prazo, "
+                                  "uma nova outorga depende de nova seleção.", max_renewals.legal_basis, field="kind",
+                                  conflict=True)]
+        return [RuleViolation("grant.max_renewals", f"{act_label} nº {number}: já renovada {renewals} vez(es), o "
+                              "máximo que a lei permite.", max_renewals.legal_basis, field="kind", conflict=True)]
+    if filed_on <= issued_on:
+        return [RuleViolation("renewal.too_early", f"{act_label} nº {number}: emitida em {issued_on:%d/%m/%Y}; "
+                              "a renovação não pode ser pedida no dia da emissão.",
+                              window_days.legal_basis if window_days is not None else "", field="kind",
+                              conflict=True)]
+    if window_days is not None:
+        opens = valid_until - timedelta(days=int(window_days.value))
+        if filed_on < opens:
+            return [RuleViolation("renewal.window", f"{act_label} nº {number}: a renovação pode ser pedida de "
+                                  f"{opens:%d/%m/%Y} a {valid_until:%d/%m/%Y}.", window_days.legal_basis,
+                                  field="kind", conflict=True)]
+        if filed_on > valid_until:
+            return [RuleViolation("renewal.window", f"{act_label} nº {number}: o prazo terminou em "
+                                  f"{valid_until:%d/%m/%Y} e a renovação devia ser pedida até esse dia.",
+                                  window_days.legal_basis, field="kind", conflict=True)]
+    return []
+
+
 def bid(amount, min_bid, method) -> list[RuleViolation]:
     """selection.method = bidding: an offer is required and must reach the call's minimum."""
     if method is None or method.value != "bidding":
@@ -177,6 +211,14 @@ def quota_available(slots: int | None, current: int, legal_basis: str) -> list[R
 
 
 # --- ranking -------------------------------------------------------------------------------------
+# The ranking decides who is granted when the requests exceed the free places (a grant out of
+# order is refused: ``ranking_order_violation``). Reading of a quota that holds "sob nenhuma
+# hipótese" (e.g. art. 4, §3) against the priority of renewals (art. 17, §6–7): the renewal is
+# first in the order, not outside the limit — where the pack says so (``quota.binds_renewals``)
+# renewals take places like any request, ranked among themselves by the same criteria (I–V), and
+# new requests get only the "saldo de vaga"; a renewal replaces its own grant, so the places open
+# are the slots less the grants in force that no pending renewal replaces
+# (``selectors.Ranking``). "Maior tempo de habilitação" is compared in days (``held_for``).
 
 RANKING_LABELS = {
     "renewal_first": "Renovação",
@@ -201,13 +243,15 @@ class RankingEntry:
     dependents: int | None
     bid: object
     submitted_at: object
+    cnh_days: int = 0  # "maior tempo de habilitação": counted in days, so 10 y 11 m ranks ahead of 10 y 1 m
+    cnh_months: int = 0  # completed months beyond ``cnh_years`` (shown)
 
 
 def _sort_value(entry: RankingEntry, criterion: str):
     if criterion == "renewal_first":
         return 0 if entry.renewal else 1
     if criterion == "cnh_years_desc":
-        return -entry.cnh_years
+        return -entry.cnh_days
     if criterion == "vehicle_newer":
         return -entry.vehicle_year
     if criterion == "cnh_points_asc":
@@ -232,7 +276,10 @@ def criterion_display(entry: RankingEntry, criterion: str) -> str:
     if criterion == "renewal_first":
         return "sim" if entry.renewal else "não"
     if criterion == "cnh_years_desc":
-        return str(entry.cnh_years)
+        years = f"{entry.cnh_years} ano{'s' if entry.cnh_years != 1 else ''}"
+        if entry.cnh_months:
+            years += f" e {entry.cnh_months} {'mês' if entry.cnh_months == 1 else 'meses'}"
+        return years
     if criterion == "vehicle_newer":
         return str(entry.vehicle_year)
     if criterion == "cnh_points_asc":
@@ -248,6 +295,52 @@ def criterion_display(entry: RankingEntry, criterion: str) -> str:
     if criterion == "registration_oldest":
         return f"{entry.submitted_at:%d/%m/%Y %H:%M}" if entry.submitted_at else "—"
     return ""
+
+
+def held_for(since: _date, today: _date) -> tuple[int, int, int]:
+    """Completed years, completed months beyond them, and days since ``since``."""
+    months = (today.year - since.year) * 12 + today.month - since.month - (1 if today.day < since.day else 0)
+    months = max(months, 0)
+    return months // 12, months % 12, max((today - since).days, 0)
+
+
+def deciding_criterion(ahead: RankingEntry, entry: RankingEntry, criteria: list[str]) -> str:
+    """The first criterion on which ``ahead`` ranks before ``entry`` (the protocol time if none)."""
+    for criterion in criteria:
+        if _sort_value(ahead, criterion) != _sort_value(entry, criterion):
+            return criterion
+    return "registration_oldest"
+
+
+def ranking_order_violation(*, position: int, free: int, protocol: str, ahead: RankingEntry, ahead_protocol: str,
+                            entry: RankingEntry, criteria: list[str], legal_basis: str) -> RuleViolation:
+    """A grant out of the ranking's order while the requests exceed the free places: refused,
+    naming the request ahead and the criterion that puts it ahead (e.g. art. 17, §6–7: renewals
+    first, then the longest CNH, the newest vehicle…; or the highest bid)."""
+    criterion = deciding_criterion(ahead, entry, criteria)
+    label = RANKING_LABELS.get(criterion, criterion)
+    return RuleViolation(
+        "ranking.order",
+        f"O requerimento {protocol} está em {position}º lugar na classificação e as vagas livres são {free}: "
+        f"o requerimento {ahead_protocol} está à frente pelo critério “{label}” "
+        f"({criterion_display(ahead, criterion)} × {criterion_display(entry, criterion)}). Decida primeiro os "
+        "pedidos dentro das vagas.", legal_basis, field="non_field_errors", conflict=True)
+
+
+def inspection_checklist(*, approved: bool, checklist: dict, items: list[dict]) -> list[RuleViolation]:
+    """A vistoria is approved only on its full form (e.g. art. 18: "apurar o atendimento a todos
+    os requisitos", the form of Anexos V/VI filled; art. 9, V: the vehicle presented for
+    vistoria): every item of the pack's form checked as met. Empty or partial: refused, naming
+    the items left blank and citing their articles."""
+    if not approved or not items:
+        return []
+    blank = [i for i in items if not checklist.get(i["code"])]
+    if not blank:
+        return []
+    bases = list(dict.fromkeys(i.get("legal_basis", "") for i in blank if i.get("legal_basis")))
+    return [RuleViolation("inspection.checklist_incomplete",
+                          f"Para aprovar a vistoria, marque cada item do formulário como atendido; faltam {len(blank)}: "
+                          f"{'; '.join(i['label'] for i in blank)}.", "; ".join(bases[:3]), field="checklist")]
 
 
 def retention_expired(decided_or_idle_since: date, today: date, retention_days: int) -> bool:

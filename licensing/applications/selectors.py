@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from fleet import rules as fleet_rules
 from licensing.applications import rules
 from licensing.applications.models import (
     OPEN_APPLICATION_STATUSES,
@@ -59,43 +58,69 @@ def renewals_filed_in_time(authorization_ids: list[int]) -> set[int]:
 
 @dataclass(frozen=True)
 class Ranking:
-    """The pending requests of a modality in the pack's order, with the free places of the quota."""
+    """The pending requests of a modality in the pack's order, with the free places of the quota.
+
+    Reading of the quota against the priority of renewals (e.g. art. 4, §3 — "não podendo sob
+    nenhuma hipótese a quantidade de autorizações vigentes simultaneamente exceder" the
+    proportion — against art. 17, §6–7 — renewals first, each group by the criteria, new grants
+    only "caso haja saldo de vaga"): where the pack says the quota binds renewals
+    (``quota.binds_renewals``), a renewal is no exception to the limit; it only goes first.
+    The places open to the pending requests are the slots less the grants in force that no
+    pending renewal replaces (a renewal replaces its own grant, and while it is pending that
+    grant is extended, not a second place); the requests take them in the ranking's order,
+    renewals first, and the ones below the last place are refused. Where the quota does not
+    bind renewals, a renewal keeps its own place and only new requests compete for the free
+    places (slots less every grant in force)."""
 
     modality: str
     criteria: list[str]
     entries: list  # rules.RankingEntry, best first; ``key`` is the Application
     slots: int | None
     current: int
-    free: int | None
+    free: int | None  # places open to the requests that compete (see ``renewals_compete``)
     quota_basis: str
+    renewals_compete: bool = False
+
+    def _competes(self, entry) -> bool:
+        return self.renewals_compete or not entry.renewal
 
     @property
     def new_requests(self) -> int:
         return sum(1 for e in self.entries if not e.renewal)
 
     @property
+    def competing(self) -> int:
+        return sum(1 for e in self.entries if self._competes(e))
+
+    @property
     def exceeds(self) -> bool:
-        """More new requests than free places (a renewal keeps its own place, outside the count)."""
-        return self.free is not None and self.new_requests > self.free
+        """More competing requests than free places."""
+        return self.free is not None and self.competing > self.free
 
     def position_of(self, application_id: int) -> int | None:
         return next((i for i, e in enumerate(self.entries, start=1) if e.key.pk == application_id), None)
 
     @cached_property
-    def _new_rank(self) -> list[int]:
-        """For each position, how many new requests rank at or above it."""
+    def _competing_rank(self) -> list[int]:
+        """For each position, how many competing requests rank at or above it."""
         out, n = [], 0
         for e in self.entries:
-            n += 0 if e.renewal else 1
+            n += 1 if self._competes(e) else 0
             out.append(n)
         return out
 
     def within(self, position: int) -> bool:
-        """Whether the request at ``position`` fits in the free places: renewals always do; a new
-        request does when fewer new requests than the free places rank ahead of it."""
-        if self.free is None or self.entries[position - 1].renewal:
+        """Whether the request at ``position`` fits in the free places: a renewal that does not
+        compete always does; a competing request does when no more competing requests than the
+        free places rank at or above it."""
+        if self.free is None or not self._competes(self.entries[position - 1]):
             return True
-        return self._new_rank[position - 1] <= self.free
+        return self._competing_rank[position - 1] <= self.free
+
+    def last_within(self):
+        """The lowest-ranked competing request that still fits (the one "ahead" of a refused one)."""
+        fitting = [e for i, e in enumerate(self.entries, start=1) if self._competes(e) and self.within(i)]
+        return fitting[-1] if fitting else None
 
 
 def pending_ranking(modality: str) -> Ranking:
@@ -108,17 +133,32 @@ def pending_ranking(modality: str) -> Ranking:
     criteria = list(pack.value("ranking.criteria", modality) or ["registration_oldest"])
     slots, basis = rules.grant_slots(pack.population, pack.param("quota.inhabitants_per_slot", modality),
                                      pack.param("quota.fixed_slots", modality))
-    current = Authorization.objects.filter(modality=modality, status__in=CURRENT_STATUSES).count()
-    free = None if slots is None else max(slots - current, 0)
+    in_force = Authorization.objects.filter(modality=modality, status__in=CURRENT_STATUSES)
+    current = in_force.count()
     apps = list(Application.objects.filter(modality=modality, status__in=OPEN_APPLICATION_STATUSES)
                 .exclude(status=ApplicationStatus.DRAFT).select_related("applicant", "vehicle"))
-    entries = [rules.RankingEntry(
-        key=a, renewal=a.kind == "renewal",
-        cnh_years=fleet_rules.full_years_between(a.cnh_first_issued, today) if a.cnh_first_issued else 0,
-        vehicle_year=a.vehicle.manufacture_year if a.vehicle else 0, cnh_points=a.cnh_points,
-        schooling=a.schooling, dependents=a.dependents, bid=a.bid_amount, submitted_at=a.submitted_at)
-        for a in apps]
-    return Ranking(modality, criteria, rules.rank(entries, criteria), slots, current, free, basis)
+    binds = bool(pack.value("quota.binds_renewals", modality, False))
+    if slots is None:
+        free = None
+    elif binds:
+        renewed = {a.previous_authorization_id for a in apps if a.kind == "renewal" and a.previous_authorization_id}
+        held = current - (in_force.filter(pk__in=renewed).count() if renewed else 0)
+        free = max(slots - held, 0)
+    else:
+        free = max(slots - current, 0)
+
+    def cnh(a):
+        return rules.held_for(a.cnh_first_issued, today) if a.cnh_first_issued else (0, 0, 0)
+
+    entries = []
+    for a in apps:
+        years, months, days = cnh(a)
+        entries.append(rules.RankingEntry(
+            key=a, renewal=a.kind == "renewal", cnh_years=years, cnh_months=months, cnh_days=days,
+            vehicle_year=a.vehicle.manufacture_year if a.vehicle else 0, cnh_points=a.cnh_points,
+            schooling=a.schooling, dependents=a.dependents, bid=a.bid_amount, submitted_at=a.submitted_at))
+    return Ranking(modality, criteria, rules.rank(entries, criteria), slots, current, free, basis,
+                   renewals_compete=binds)
 
 
 # --- required documents ---------------------------------------------------------------------------

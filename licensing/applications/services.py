@@ -37,6 +37,7 @@ from licensing.applications.selectors import (
     _receipt_waived_by_paid_tff,
     approval_blockers,
     current_documents,
+    pending_ranking,
     required_documents,
 )
 from licensing.fees.services import application_tff, tff_settle_on_grant
@@ -55,6 +56,7 @@ from licensing.grants.services import (
 )
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.notifications import notify
 from portal.numbering import protocol_number
@@ -155,11 +157,13 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
                 out.append(RuleViolation("renewal.no_grant", "Não há autorização sua nesta modalidade para renovar.",
                                          pack.basis("grant.validity_years", modality), field="kind"))
             else:
-                max_renewals = pack.param("grant.max_renewals", modality)
-                if max_renewals is not None and previous.renewals >= int(max_renewals.value):
-                    out.append(RuleViolation("grant.max_renewals", f"A autorização nº {previous.number} já foi renovada "
-                                             f"{previous.renewals} vez(es), o máximo permitido.",
-                                             max_renewals.legal_basis, field="kind"))
+                out += rules.renewal_term(
+                    filed_on=today, issued_on=timezone.localtime(previous.issued_at, pack.tz).date(),
+                    valid_until=previous.valid_until,
+                    renewals=previous.renewals, max_renewals=pack.param("grant.max_renewals", modality),
+                    window_days=pack.param("renewal.window_days_before_expiry", modality),
+                    act_label=previous.act_name or "Autorização",
+                    number=previous.number)
         # filed requests still undecided (a draft is not a request yet; it is judged again when submitted)
         others = applicant.applications.filter(status__in=OPEN_APPLICATION_STATUSES).exclude(
             status=ApplicationStatus.DRAFT)
@@ -291,7 +295,7 @@ def application_create(*, actor, applicant, kind: str, modality: str, vehicle: d
         application.vehicle = _save_vehicle(applicant, modality, vehicle)
     application.save()
     _save_auxiliaries(application, auxiliaries)
-    audit_log(actor=actor, obj=application, action="application_created", to_state=application.status,
+    audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_CREATED, to_state=application.status,
               data={"kind": kind, "modality": modality})
     return application
 
@@ -328,7 +332,7 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
     if step in (application.typed or {}):
         application.typed = {k: v for k, v in application.typed.items() if k != step}  # judged now
     application.save()
-    audit_log(actor=actor, obj=application, action="application_draft_saved", data={"step": step})
+    audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_DRAFT_SAVED, data={"step": step})
     return application
 
 
@@ -346,7 +350,7 @@ def application_keep_typed(*, actor, application: Application, step: str, values
     kept = {str(k): str(v)[:TYPED_MAX_CHARS] for k, v in values.items() if str(v).strip()}
     application.typed = {**(application.typed or {}), step: kept}
     application.save(update_fields=["typed", "updated_at"])
-    audit_log(actor=actor, obj=application, action="application_draft_saved",
+    audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_DRAFT_SAVED,
               data={"step": step, "unjudged_fields": sorted(kept)})
     return application
 
@@ -416,7 +420,7 @@ def document_upload(*, actor, application: Application, doc_type: str, file) -> 
     if previous is not None:
         previous.superseded_by = document
         previous.save(update_fields=["superseded_by"])
-    audit_log(actor=actor, obj=application, action="document_uploaded",
+    audit_log(actor=actor, obj=application, action=AuditAction.DOCUMENT_UPLOADED,
               data={"type": item.code, "document": document.pk, "supersedes": previous.pk if previous else None})
     if application.status != ApplicationStatus.DRAFT:
         answered = open_reqs.filter(document_type__in=[item.code, ""])
@@ -526,6 +530,7 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
                                             pack.basis("selection.method", modality), conflict=True)]
         if violations:
             raise violations[0]
+    _ranking_check(pack, application)
     renewed_until = None
     if previous is not None:
         renewed_until = rules.renewal_valid_until(previous.valid_until, pack.today(),
@@ -559,6 +564,27 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     return authorization, alvaras
 
 
+def _ranking_check(pack, application: Application) -> None:
+    """The ranking decides (e.g. art. 17, §6–7; a bidding's highest offer): while the requests
+    exceed the free places, only those ranked within them may be granted; renewals go first but,
+    where the quota binds them (``quota.binds_renewals``), not beyond it (see
+    ``selectors.Ranking``)."""
+    ranking = pending_ranking(application.modality)
+    position = ranking.position_of(application.pk)
+    if position is None or not ranking.exceeds or ranking.within(position):
+        return
+    basis = pack.basis("ranking.criteria", application.modality) or ranking.quota_basis
+    ahead = ranking.last_within()
+    if ahead is None:
+        raise RuleViolation("ranking.no_free_place", f"Não há vaga livre para o requerimento {application.protocol}: "
+                            f"as {ranking.slots} vagas estão ocupadas por outorgas vigentes.",
+                            ranking.quota_basis or basis, conflict=True)
+    raise rules.ranking_order_violation(
+        position=position, free=ranking.free, protocol=application.protocol, ahead=ahead,
+        ahead_protocol=ahead.key.protocol, entry=ranking.entries[position - 1], criteria=ranking.criteria,
+        legal_basis=basis)
+
+
 def _register_auxiliaries(*, actor, authorization: Authorization, named: list[ApplicationAuxiliary]) -> None:
     """The auxiliary drivers named in the application become the grant's registered auxiliaries
     (the record that the auxiliary limit, the yearly re-registration and a cassação bar read)."""
@@ -571,7 +597,7 @@ def _register_auxiliaries(*, actor, authorization: Authorization, named: list[Ap
             cnh_category=aux.cnh_category, cnh_first_issued=aux.cnh_first_issued, cnh_ear=aux.cnh_ear,
             added_on=today,
         )
-        audit_log(actor=actor, obj=row, action="auxiliary_added", to_state=row.status,
+        audit_log(actor=actor, obj=row, action=AuditAction.AUXILIARY_ADDED, to_state=row.status,
                   reason="Condutor auxiliar indicado no requerimento", data={"authorization": authorization.number})
 
 
@@ -594,5 +620,5 @@ def application_withdraw(*, actor, application: Application, reason: str = "") -
     application.decided_at = timezone.now()
     application.decision_reason = (reason or "").strip() or "Desistência do requerente"
     _transition(application, ApplicationStatus.WITHDRAWN, actor=actor, reason=application.decision_reason,
-                action="application_withdrawn")
+                action=AuditAction.APPLICATION_WITHDRAWN)
     return application

@@ -8,6 +8,7 @@ urlpatterns = [
     path("requerente/perfil/", applicant.ProfileView.as_view(), name="licensing-profile"),
     path("requerimentos/", applicant.MyApplicationsView.as_view(), name="licensing-my-applications"),
     path("requerimentos/novo/", applicant.ApplicationNewView.as_view(), name="licensing-application-new"),
+    path("minha-autorizacao/<int:pk>/renovar/", applicant.RenewalStartView.as_view(), name="licensing-renewal-start"),
     path("requerimentos/<int:pk>/", applicant.ApplicationDetailView.as_view(), name="licensing-application"),
     path("requerimentos/<int:pk>/etapa/<slug:step>/", applicant.ApplicationStepView.as_view(),
          name="licensing-application-step"),

@@ -102,6 +102,15 @@ class TransferForm(FriendlyRequiredMixin, forms.Form):
                             help_text="Certidão de óbito, ato de aposentadoria, laudo médico…")
     vehicle_plate = forms.CharField(label="Placa do veículo do novo titular", required=False, max_length=8,
                                     help_text="Deixe em branco para manter o veículo atual.")
+    # required by the service (after the ground: a transfer the law forbids is refused first, with its article)
+    new_holder_cnh_category = forms.CharField(label="Categoria da CNH do novo titular", max_length=3, required=False)
+    new_holder_cnh_first_issued = _date("Primeira habilitação do novo titular", required=False)
+    new_holder_cnh_ear = forms.BooleanField(label="A CNH do novo titular tem a observação EAR", required=False)
+
+    def __init__(self, *args, documents=(), **kwargs):
+        """The documents the law asks of a holder, presented by the new one."""
+        super().__init__(*args, **kwargs)
+        self.fields["documents"] = _documents_field(list(documents))
 
 
 class RenunciationForm(FriendlyRequiredMixin, forms.Form):

@@ -181,7 +181,9 @@ def test_transfer_names_only_a_vehicle_of_the_new_holder(arapora, api, applicant
     carol_row = VehicleFactory(plate=plate, owner=make_user("carol", None, cpf=CPF_CAROL))  # another's declaration
     auth, _ = issue_authorization(holder=applicant, vehicle=VehicleFactory(owner=applicant),
                                   valid_from=add_years(arapora.today(), -2))
-    data = {"ground": "holder_years", "new_holder_cpf": outsider.cpf, "vehicle_plate": plate}
+    from tests.licensing.requests.helpers import new_holder_data
+
+    data = {"ground": "holder_years", "new_holder_cpf": outsider.cpf, "vehicle_plate": plate, **new_holder_data()}
     r = file(api, applicant, auth, "transfer", data)
     assert r.status_code == 400, r.json()
     assert "novo titular" in r.json()["errors"]["vehicle_plate"][0]

@@ -229,6 +229,7 @@ class RankingView(RoleRequiredMixin, View):
             "criteria": [rules.RANKING_LABELS.get(c, c) for c in criteria], "criteria_basis": pack.basis(
                 "ranking.criteria", modality), "rows": rows, "slots": ranking.slots, "current": ranking.current,
             "free": free, "quota_basis": ranking.quota_basis, "exceeds": ranking.exceeds,
+            "renewals_compete": ranking.renewals_compete,
             "crumbs": _crumbs(("Requerimentos", reverse("licensing-queue")), ("Classificação", None))})
 
 

@@ -9,6 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from fleet import rules as fleet_rules
+from fleet.models import Vehicle
 from licensing.grants.models import (
     CURRENT_STATUSES,
     AmendmentKind,
@@ -27,6 +29,9 @@ from licensing.requests import forms
 from licensing.requests.kinds.base import (
     Kind,
     alvara_scope,
+    documents_presented,
+    raise_all,
+    read_bool,
     read_choice,
     read_cpf,
     read_date,
@@ -42,15 +47,17 @@ from licensing.requests.models import (
 from licensing.requests.rules import (
     HEIR_RELATIONSHIPS,
     TRANSFER_GROUNDS,
+    driver_requirement_violations,
     transfer_violation,
 )
 from licensing.stands.models import AssignmentStatus, StandAssignment
 from licensing.stands.services import _assignment_close
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation
 from portal.notifications import notify
 from portal.numbering import document_number, verification_code
-from portal.validators import normalize_plate
+from portal.validators import driver_dates_errors, normalize_plate
 
 
 def offered(pack, modality: str) -> bool:
@@ -66,7 +73,7 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
     relationship = str(data.get("relationship") or "").strip()
     proof = read_text(data, "proof", "o documento que comprova", required=False)
     violation = transfer_violation(
-        allowed=allowed, ground=ground, held_since=auth.valid_from, filed_on=on, event_on=event_on,
+        allowed=allowed, ground=ground, held_since=held_since(auth), filed_on=on, event_on=event_on,
         relationship=relationship, proof=proof, min_years=pack.param("transfer.min_years_as_holder", auth.modality),
         heir_days=pack.param("transfer.heir_deadline_days", auth.modality),
     )
@@ -88,8 +95,6 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
                             max_per.legal_basis, field="new_holder_cpf", conflict=True)
     plate = normalize_plate(str(data.get("vehicle_plate") or ""))
     if plate and (not auth.vehicle or plate != auth.vehicle.plate):
-        from fleet.models import Vehicle
-
         # the new holder's own declaration of the plate: another person's row is never taken over
         if not Vehicle.objects.filter(plate=plate, owner=new_holder).exists():
             raise ValidationError({"vehicle_plate": [
@@ -97,16 +102,72 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
         if Authorization.objects.filter(vehicle__plate=plate, status__in=CURRENT_STATUSES).exclude(pk=auth.pk).exists():
             raise RuleViolation("transfer_vehicle_in_use", "Este veículo já está vinculado a outra autorização vigente.",
                                 vehicle_bond_basis(pack, auth.modality), field="vehicle_plate", conflict=True)
+    # "desde que o novo permissionário se obrigue a cumprir todas as condições": the new holder
+    # meets the entry rules of a holder (CNH, dates, documents) and so does the vehicle
+    new_vehicle = Vehicle.objects.filter(plate=plate).first() if plate else auth.vehicle
+    driver = _new_holder_requirements(pack, auth, data, new_holder, new_vehicle, on)
+    documents = documents_presented(pack, auth, data, "holder", kind="new")
     suffix = {"holder_years": ", I", "incapacity": ", III"}.get(ground, ", II")
     clean = {"ground": ground, "new_holder_cpf": cpf, "new_holder_name": new_holder.display_name,
              "relationship": relationship if relationship in HEIR_RELATIONSHIPS else "",
-             "event_on": event_on.isoformat() if event_on else None, "proof": proof, "vehicle_plate": plate}
+             "event_on": event_on.isoformat() if event_on else None, "proof": proof, "vehicle_plate": plate,
+             **driver, "documents": documents}
     return clean, f"{allowed.legal_basis}{suffix}"
 
 
-def apply(*, actor, req, auth, pack, reason) -> dict:
-    from fleet.models import Vehicle
+def held_since(auth: Authorization):
+    """Since when the holder holds this grant, across its renewals (art. 8, I: "detentor da
+    permissão por no mínimo 2 anos" — a renewal continues the same holder's grant)."""
+    from licensing.applications.models import Application, ApplicationKind
 
+    current, seen = auth, {auth.pk}
+    while True:
+        renewal = (Application.objects.filter(authorization=current, kind=ApplicationKind.RENEWAL)
+                   .select_related("previous_authorization").first())
+        previous = renewal.previous_authorization if renewal else None
+        if previous is None or previous.holder_id != auth.holder_id or previous.pk in seen:
+            return current.valid_from
+        seen.add(previous.pk)
+        current = previous
+
+
+def _new_holder_requirements(pack, auth, data, new_holder, vehicle, on) -> dict:
+    """The new holder's CNH (category, years, EAR), plausible dates and the vehicle's rules."""
+    cnh = {"new_holder_cnh_category": read_text(data, "new_holder_cnh_category", "a categoria da CNH do novo titular",
+                                                max_length=3).upper(),
+           "new_holder_cnh_first_issued": read_date(data, "new_holder_cnh_first_issued",
+                                                    "a data da primeira habilitação do novo titular"),
+           "new_holder_cnh_ear": read_bool(data, "new_holder_cnh_ear")}
+    errors = driver_dates_errors(birth_date=new_holder.birth_date, cnh_first_issued=cnh["new_holder_cnh_first_issued"],
+                                 today=on, birth_field="new_holder_cpf", cnh_field="new_holder_cnh_first_issued",
+                                 person="novo titular")
+    if errors:
+        raise ValidationError(errors)
+    violations = driver_requirement_violations(
+        birth_date=new_holder.birth_date, cnh_category=cnh["new_holder_cnh_category"],
+        cnh_first_issued=cnh["new_holder_cnh_first_issued"], cnh_ear=cnh["new_holder_cnh_ear"], on=on,
+        min_age=pack.param("driver.min_age", auth.modality),
+        categories=pack.param("driver.cnh_categories", auth.modality),
+        cnh_min_years=pack.param("driver.cnh_min_years", auth.modality),
+        ear_required=pack.param("driver.ear_required", auth.modality))
+    for v in violations:
+        v.field = {"birth_date": "new_holder_cpf"}.get(v.field, f"new_holder_{v.field}")
+    if vehicle is not None:
+        violations += fleet_rules.vehicle_violations(vehicle.rule_facts(), on,
+                                                     fleet_rules.vehicle_params(pack, auth.modality),
+                                                     field_prefix="vehicle_")
+    raise_all(violations)
+    cnh["new_holder_cnh_first_issued"] = cnh["new_holder_cnh_first_issued"].isoformat()
+    return cnh
+
+
+def make_form(form_class, data, *, auth: Authorization, user):
+    from portal import regulation
+
+    return form_class(data, documents=regulation.current().documents(auth.modality, "new", applies_to="holder"))
+
+
+def apply(*, actor, req, auth, pack, reason) -> dict:
     new_holder = get_user_model().objects.get(cpf=req.data["new_holder_cpf"])
     vehicle = auth.vehicle
     if req.data.get("vehicle_plate") and (not vehicle or req.data["vehicle_plate"] != vehicle.plate):
@@ -122,7 +183,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         aux.removed_on = today
         aux.removed_request = req
         aux.save(update_fields=["status", "removed_on", "removed_request"])
-        audit_log(actor=actor, obj=aux, action="auxiliary_removed", from_state=AuxiliaryStatus.ACTIVE,
+        audit_log(actor=actor, obj=aux, action=AuditAction.AUXILIARY_REMOVED, from_state=AuxiliaryStatus.ACTIVE,
                   to_state=AuxiliaryStatus.REMOVED, reason="Transferência da autorização")
     act = pack.act("authorization")
     ensure_plate_free(vehicle=vehicle, holder=new_holder, modality=auth.modality)  # the old grant no longer counts
@@ -134,7 +195,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         issued_by=actor if getattr(actor, "is_authenticated", False) else None,
         renewals=auth.renewals,
     )
-    audit_log(actor=actor, obj=successor, action="authorization_issued", to_state=successor.status,
+    audit_log(actor=actor, obj=successor, action=AuditAction.AUTHORIZATION_ISSUED, to_state=successor.status,
               reason=f"Transferência da autorização nº {auth.number} (pedido {req.protocol})",
               data={"number": successor.number, "predecessor": auth.number, "valid_until": successor.valid_until.isoformat()})
     result: dict[str, Any] = {"authorization": {"id": successor.pk, "number": successor.number},
@@ -155,7 +216,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         moved = StandAssignment.objects.create(
             stand=open_assignment.stand, authorization=successor, status=open_assignment.status,
             registered_on=today, vehicle_year=vehicle.manufacture_year if vehicle else None)
-        audit_log(actor=actor, obj=moved, action="stand_assigned", to_state=moved.status,
+        audit_log(actor=actor, obj=moved, action=AuditAction.STAND_ASSIGNED, to_state=moved.status,
                   reason="Transferência da autorização")
     notify(recipient=new_holder, subject=f"Autorização nº {successor.number} transferida para você",
            body=f"A autorização nº {auth.number} foi transferida para você sob o nº {successor.number}.",
@@ -165,8 +226,12 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
 
 KIND = register(Kind(
     code=RequestKind.TRANSFER, form=forms.TransferForm, clean=clean, apply=apply, offered=offered,
+    make_form=make_form,
     labels={"new_holder_cpf": "CPF do novo titular", "new_holder_name": "novo titular", "relationship": "parentesco",
             "event_on": "data do fato", "proof": "comprovação", "vehicle_plate": "placa do veículo",
+            "new_holder_cnh_category": "categoria da CNH do novo titular",
+            "new_holder_cnh_first_issued": "primeira habilitação do novo titular",
+            "new_holder_cnh_ear": "CNH do novo titular com EAR", "documents": "documentos apresentados",
             "authorization": "nova autorização", "predecessor": "autorização anterior",
             "amendment": "ato de alteração"},
 ))

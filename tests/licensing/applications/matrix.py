@@ -25,6 +25,8 @@ ROWS = [
     Row("licensing-my-applications", only(APPLICANTS)),
     Row("licensing-application-new", only(APPLICANTS)),
     Row("licensing-application-new", only(APPLICANTS, ok=400), method="post", data=lambda w: {}),
+    Row("licensing-renewal-start", _own(302), method="post", kwargs=lambda w: {"pk": w["authorization"].pk},
+        notes="to the wizard with the renewal draft, or back to the grant page with the rule that refuses it"),
     Row("licensing-application", _own(200, atendente=200, admin=200, agente=200, julgador=403), kwargs=app_kw),
     Row("licensing-application-step", _own(200), kwargs=lambda w: {"pk": w["draft"].pk, "step": "vehicle"}),
     Row("licensing-application-step", _own(400), method="post",

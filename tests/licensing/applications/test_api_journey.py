@@ -1,6 +1,6 @@
 """The whole journey through the API for each pack and modality, and the refusals with their article."""
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -222,6 +222,7 @@ def test_regular_window_is_a_recurring_call(itagiba):
 @pytest.mark.django_db
 def test_renewal_replaces_the_grant_without_taking_a_slot(load_pack, api, applicant, clerk, agent):
     from licensing.models import Authorization
+    from tests.factories import backdate_issue
 
     pack = load_pack("alegre", population=800)  # a single táxi slot
     open_call("taxi")
@@ -229,6 +230,10 @@ def test_renewal_replaces_the_grant_without_taking_a_slot(load_pack, api, applic
     review_all_and_inspect(api, clerk, agent, first["id"])
     granted = api(clerk).post(f"/api/v1/applications/{first['id']}/approve/").json()["authorization"]
     plate = Application.objects.get(pk=first["id"]).vehicle.plate
+    # ten years later, within the renewal window before the end of the term
+    end = pack.today() + timedelta(days=30)
+    Authorization.objects.filter(pk=granted["id"]).update(valid_from=end.replace(year=end.year - 10), valid_until=end)
+    backdate_issue(Authorization.objects.get(pk=granted["id"]), end.replace(year=end.year - 10))
     renewal = create_and_submit(api, applicant, kind="renewal", vehicle={"plate": plate})
     review_all_and_inspect(api, clerk, agent, renewal["id"])
     r = api(clerk).post(f"/api/v1/applications/{renewal['id']}/approve/")
@@ -242,7 +247,7 @@ def test_renewal_replaces_the_grant_without_taking_a_slot(load_pack, api, applic
     # Alegre allows one renewal (art. 27): a second is refused with the article
     r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": plate}),
                             format="json")
-    assert r.status_code == 400 and r.json()["rule"]["code"] == "grant.max_renewals"
+    assert r.status_code == 409 and r.json()["rule"]["code"] == "grant.max_renewals"
     assert pack.basis("grant.max_renewals", "taxi") in r.json()["rule"]["legal_basis"]
 
 

@@ -122,11 +122,12 @@ def test_ranking_itagiba_order():
     t = datetime(2026, 1, 5)
 
     def e(key, **kw):
-        base = dict(key=key, renewal=False, cnh_years=5, vehicle_year=2020, cnh_points=0, schooling=4, dependents=1,
-                    bid=None, submitted_at=t)
+        base = dict(key=key, renewal=False, cnh_years=5, cnh_days=5 * 365 + 1, vehicle_year=2020, cnh_points=0,
+                    schooling=4, dependents=1, bid=None, submitted_at=t)
         return rules.RankingEntry(**{**base, **kw})
 
-    entries = [e("a"), e("b", renewal=True, cnh_years=1), e("c", cnh_years=9), e("d", vehicle_year=2024),
+    entries = [e("a"), e("b", renewal=True, cnh_years=1, cnh_days=366), e("c", cnh_years=9, cnh_days=9 * 365 + 2),
+               e("d", vehicle_year=2024),
                e("e", dependents=3), e("f", cnh_points=5)]
     assert [x.key for x in rules.rank(entries, crit)] == ["b", "c", "d", "e", "a", "f"]
     bids = [e("x", bid=100), e("y", bid=300), e("z", bid=200)]

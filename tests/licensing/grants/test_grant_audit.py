@@ -186,10 +186,11 @@ def test_itagiba_renewal_only_in_the_yearly_request_period(itagiba, api, applica
 
 @pytest.mark.django_db
 def test_itagiba_renewal_while_a_call_is_open(itagiba, api, applicant):
-    from tests.factories import VehicleFactory, issue_authorization
+    from tests.factories import VehicleFactory, backdate_issue, issue_authorization
 
     vehicle = VehicleFactory(owner=applicant)
-    issue_authorization(holder=applicant, vehicle=vehicle)
+    auth, _ = issue_authorization(holder=applicant, vehicle=vehicle)
+    backdate_issue(auth, itagiba.today() - timedelta(days=300))
     open_call("taxi")
     r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": vehicle.plate}),
                             format="json")
@@ -197,14 +198,55 @@ def test_itagiba_renewal_while_a_call_is_open(itagiba, api, applicant):
 
 
 @pytest.mark.django_db
-def test_renewal_any_time_where_the_law_sets_no_period(alegre, api, applicant):
+@pytest.mark.parametrize("days_left,ok", [(180, True), (181, False), (0, True), (-1, False)])
+def test_alegre_renewal_only_in_the_window_before_the_end_of_the_term(alegre, api, applicant, days_left, ok):
+    """Art. 27: prorrogação por igual período — asked from the pack's window before the end of
+    the term (``renewal.window_days_before_expiry``) through its last day."""
+    from licensing.grants.models import Authorization
+    from tests.factories import VehicleFactory, backdate_issue, issue_authorization
+
+    today = alegre.today()
+    vehicle = VehicleFactory(owner=applicant)
+    auth, _ = issue_authorization(holder=applicant, vehicle=vehicle)
+    end = today + timedelta(days=days_left)
+    Authorization.objects.filter(pk=auth.pk).update(valid_from=end.replace(year=end.year - 10), valid_until=end)
+    backdate_issue(auth, end.replace(year=end.year - 10))
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": vehicle.plate}),
+                            format="json")
+    if ok:
+        assert r.status_code == 201, r.json()
+    else:
+        assert r.status_code == 409 and r.json()["rule"] == {
+            "code": "renewal.window", "legal_basis": alegre.basis("renewal.window_days_before_expiry", "taxi")}
+
+
+@pytest.mark.django_db
+def test_no_renewal_on_the_day_the_act_was_issued(alegre, api, applicant):
     from tests.factories import VehicleFactory, issue_authorization
 
     vehicle = VehicleFactory(owner=applicant)
-    issue_authorization(holder=applicant, vehicle=vehicle)
+    issue_authorization(holder=applicant, vehicle=vehicle)  # a 10-year act issued today
     r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": vehicle.plate}),
                             format="json")
-    assert r.status_code == 201, r.json()
+    assert r.status_code == 409 and r.json()["rule"]["code"] == "renewal.too_early"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("renewals", [0, 1])
+def test_arapora_permission_is_not_renewed(arapora, api, applicant, renewals):
+    """Art. 3: a 4-year permission; a new one comes from a new bidding, never from a renewal."""
+    from licensing.grants.models import Authorization
+    from tests.factories import VehicleFactory, issue_authorization
+
+    today = arapora.today()
+    vehicle = VehicleFactory(owner=applicant, manufacture_year=today.year - 1)
+    auth, _ = issue_authorization(holder=applicant, vehicle=vehicle, valid_from=today.replace(year=today.year - 4))
+    Authorization.objects.filter(pk=auth.pk).update(renewals=renewals)
+    open_call("taxi")
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", kind="renewal", vehicle={"plate": vehicle.plate}),
+                            format="json")
+    assert r.status_code == 409 and r.json()["rule"]["code"] == "grant.max_renewals"
+    assert "art. 3" in r.json()["rule"]["legal_basis"] and "nova seleção" in str(r.json())
 
 
 @pytest.mark.django_db

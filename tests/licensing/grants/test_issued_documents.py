@@ -14,7 +14,7 @@ from licensing.models import AlvaraStatus
 from portal.issued import identical_to_issued, sha256_hex
 from portal.models import AuditEntry, IssuedDocument
 from portal.signing import validate_pdf
-from tests.licensing.requests.helpers import decide, file, grant, vehicle_data
+from tests.licensing.requests.helpers import decide, file, grant, inspect, vehicle_data
 
 
 def pdf_text(data: bytes) -> str:
@@ -26,7 +26,7 @@ def _substitute(api, applicant, clerk, agent, auth):
     r = file(api, applicant, auth, "substitution", {"ground": "newer", "vehicle": vehicle_data()})
     assert r.status_code == 201, r.json()
     rid = r.json()["id"]
-    api(agent).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True, "notes": "ok"}, format="json")
+    assert inspect(api, agent, auth, rid).status_code == 200
     assert decide(api, clerk, rid).status_code == 200
 
 

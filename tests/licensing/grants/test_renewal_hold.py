@@ -22,6 +22,9 @@ def test_renewal_filed_by_the_last_day_keeps_the_grant(itagiba, api, applicant, 
     review_all_and_inspect(api, clerk, agent, first["id"])
     granted = api(clerk).post(f"/api/v1/applications/{first['id']}/approve/").json()["authorization"]
     plate = Application.objects.get(pk=first["id"]).vehicle.plate
+    from tests.factories import backdate_issue
+
+    backdate_issue(Authorization.objects.get(pk=granted["id"]), itagiba.today() - timedelta(days=365))
     renewal = create_and_submit(api, applicant, kind="renewal", vehicle={"plate": plate})
     auth = Authorization.objects.get(pk=granted["id"])
     # the grant ended yesterday; the renewal was protocolled on its last day (or the day after)

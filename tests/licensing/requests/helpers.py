@@ -54,3 +54,23 @@ def decide(api, clerk, req_id, approved=True, reason=""):
 
 def req(pk) -> LifecycleRequest:
     return LifecycleRequest.objects.get(pk=pk)
+
+
+def inspect(api, agent, auth, req_id, approved=True, notes="ok"):
+    """The vistoria of a request, every item of the pack's form checked (an approval needs them all)."""
+    from portal import regulation
+
+    items = regulation.current().inspection_items(auth.modality)
+    return api(agent).post(f"/api/v1/requests/{req_id}/inspection/",
+                           {"approved": approved, "notes": notes, "checklist": {i["code"]: True for i in items}},
+                           format="json")
+
+
+def new_holder_data(**kw) -> dict:
+    """What a transfer asks of the new holder: CNH and the documents the pack asks of a holder."""
+    from portal import regulation
+
+    data = {"new_holder_cnh_category": "D", "new_holder_cnh_first_issued": "2005-01-01", "new_holder_cnh_ear": True,
+            "documents": [d["code"] for d in regulation.current().documents("taxi", "new", applies_to="holder")]}
+    data.update(kw)
+    return data

@@ -16,7 +16,16 @@ from licensing.requests.models import (
 )
 from licensing.requests.services import leaves_flag_overdue
 from portal.models import AuditEntry, Notification
-from tests.licensing.requests.helpers import aux_data, decide, file, grant, req, vehicle_data
+from tests.licensing.requests.helpers import (
+    aux_data,
+    decide,
+    file,
+    grant,
+    inspect,
+    new_holder_data,
+    req,
+    vehicle_data,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +129,10 @@ def test_itagiba_substitution_needs_the_vistoria_then_supersedes_the_alvara(itag
     rid = r.json()["id"]
     early = decide(api, clerk, rid)
     assert early.status_code == 409 and early.json()["rule"]["code"] == "substitution_inspection_required"
-    insp = api(agent).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True, "notes": "ok"}, format="json")
+    partial = api(agent).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True, "notes": "ok"}, format="json")
+    assert partial.status_code == 400 and partial.json()["rule"]["code"] == "inspection.checklist_incomplete"
+    assert "art. 13" in partial.json()["rule"]["legal_basis"] or "Anexo" in partial.json()["rule"]["legal_basis"]
+    insp = inspect(api, agent, auth, rid)
     assert insp.status_code == 200 and insp.json()["inspection"]["approved"] is True
     d = decide(api, clerk, rid)
     assert d.status_code == 200, d.json()
@@ -193,7 +205,8 @@ def test_overdue_leave_is_flagged_once_and_return_recorded(arapora, applicant, c
 def test_arapora_transfer_at_2_years_issues_a_new_term_and_cancels_the_old(arapora, applicant, outsider, clerk, api):
     today = arapora.today()
     auth, _ = grant(applicant, valid_from=add_years(today, -2))
-    r = file(api, applicant, auth, "transfer", {"ground": "holder_years", "new_holder_cpf": outsider.cpf})
+    r = file(api, applicant, auth, "transfer", {"ground": "holder_years", "new_holder_cpf": outsider.cpf,
+                                                **new_holder_data()})
     assert r.status_code == 201, r.json()
     assert r.json()["legal_basis"].endswith("art. 8, I")
     d = decide(api, clerk, r.json()["id"])
@@ -219,7 +232,7 @@ def test_arapora_heir_transfer_deadline(arapora, applicant, outsider, api, days,
     auth, _ = grant(applicant)
     event = arapora.today() - timedelta(days=days)
     r = file(api, applicant, auth, "transfer", {"ground": "death", "relationship": "heir", "event_on": event.isoformat(),
-                                                "new_holder_cpf": outsider.cpf})
+                                                "new_holder_cpf": outsider.cpf, **new_holder_data()})
     assert r.status_code == status, r.json()
     if status == 409:
         assert r.json()["rule"]["code"] == "transfer_heir_deadline"
@@ -361,7 +374,7 @@ def test_substitution_where_the_law_lists_no_grounds_amends_the_act(load_pack, s
     r = file(api, applicant, auth, "substitution", {"vehicle": vehicle_data(manufacture_year=newer, doors=doors)})
     assert r.status_code == 201, r.json()
     rid = r.json()["id"]
-    api(clerk).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True}, format="json")
+    inspect(api, clerk, auth, rid)
     assert decide(api, clerk, rid).status_code == 200
     auth.refresh_from_db()
     assert auth.vehicle.plate == "QWE1R23"
@@ -463,3 +476,40 @@ def test_reregistration_of_two_auxiliaries_can_be_in_analysis_together(alegre, a
     r = file(api, applicant, auth, "aux_reregistration", {"auxiliary": second.pk, "documents": docs})
     assert r.status_code == 201, r.json()
     assert "aux_reregistration" not in _offered(alegre, auth)
+
+
+def test_arapora_transfer_checks_the_new_holder(arapora, applicant, outsider, api):
+    """Art. 8: the new permissionário meets every condition — CNH "D" for 2 years (art. 4, §1, I),
+    the documents, the vehicle (art. 16)."""
+    today = arapora.today()
+    auth, _ = grant(applicant, valid_from=add_years(today, -2))
+    base = {"ground": "holder_years", "new_holder_cpf": outsider.cpf}
+    r = file(api, applicant, auth, "transfer", {**base, **new_holder_data(new_holder_cnh_category="B")})
+    assert r.status_code == 400 and r.json()["rule"] == {
+        "code": "driver.cnh_categories", "legal_basis": "Lei 724/2008 (Araporã/MG), art. 4, §1, I; art. 9, II"}
+    assert "new_holder_cnh_category" in r.json()["errors"]
+    short = (add_years(today, -2) + timedelta(days=1)).isoformat()
+    r = file(api, applicant, auth, "transfer", {**base, **new_holder_data(new_holder_cnh_first_issued=short)})
+    assert r.status_code == 400 and r.json()["rule"]["code"] == "driver.cnh_min_years"
+    r = file(api, applicant, auth, "transfer", {**base, **new_holder_data(documents=[])})
+    assert r.status_code == 400 and "documents" in r.json()["errors"]
+    auth.vehicle.doors = 3
+    auth.vehicle.save()
+    r = file(api, applicant, auth, "transfer", {**base, **new_holder_data()})
+    assert r.status_code == 400 and r.json()["rule"]["code"] == "vehicle.min_doors"
+
+
+def test_arapora_time_as_holder_counts_across_renewals(arapora, applicant, outsider, api):
+    """Art. 8, I: two years as holder, counted from the first grant of a renewed permission."""
+    from licensing.applications.models import Application
+
+    today = arapora.today()
+    first, _ = grant(applicant, valid_from=add_years(today, -2))
+    first.status = AuthorizationStatus.EXPIRED
+    first.save(update_fields=["status"])
+    renewed, _ = grant(applicant, valid_from=today - timedelta(days=30))
+    Application.objects.create(applicant=applicant, kind="renewal", modality="taxi", status="approved",
+                               previous_authorization=first, authorization=renewed)
+    r = file(api, applicant, renewed, "transfer", {"ground": "holder_years", "new_holder_cpf": outsider.cpf,
+                                                   **new_holder_data()})
+    assert r.status_code == 201, r.json()

@@ -145,24 +145,25 @@ def test_leave_dates_and_overdue():
 
 
 SUBST = P(True, f"{ITAGIBA}, art. 15")
+GROUNDS = P({"newer": f"{ITAGIBA}, art. 15, I", "max_age": f"{ITAGIBA}, art. 15, II",
+             "total_loss": f"{ITAGIBA}, art. 15, III"}, f"{ITAGIBA}, art. 15")
 
 
 def _subst(**kw):
-    base = dict(allowed=SUBST, ground="newer", old_year=2020, old_first_registration=date(2020, 5, 1), new_year=2024,
-                new_first_registration=date(2024, 5, 1), age_basis=P("first_registration"), max_age=P(8), on=D)
+    base = dict(allowed=SUBST, grounds=GROUNDS, ground="newer", old_year=2020, old_first_registration=date(2020, 5, 1),
+                new_year=2024, age_basis=P("first_registration"), max_age=P(8), on=D)
     base.update(kw)
     return substitution_violation(**base)
 
 
 def test_substitution_for_a_newer_vehicle_any_time():
     assert _subst() is None
-    same = _subst(new_year=2020, new_first_registration=date(2021, 1, 1))
+    same = _subst(new_year=2020)
     assert same.code == "substitution_not_newer" and same.legal_basis.endswith("art. 15, I")
 
 
 def test_substitution_at_max_age():
-    at_max = _subst(ground="max_age", old_first_registration=date(2018, 6, 15), new_year=2019,
-                    new_first_registration=date(2019, 1, 1))
+    at_max = _subst(ground="max_age", old_first_registration=date(2018, 6, 15), new_year=2019)
     assert at_max is None
     young = _subst(ground="max_age", old_first_registration=date(2018, 6, 16))
     assert young.code == "substitution_not_at_max_age" and young.legal_basis.endswith("art. 15, II")
@@ -174,9 +175,21 @@ def test_substitution_after_total_loss_needs_the_certificate():
     assert _subst(ground="total_loss", certificate_issuer="detran", certificate_number="123/2026") is None
 
 
+def test_only_the_grounds_the_law_lists():
+    assert _subst(ground="whim").code == "substitution_ground"
+    assert _subst(grounds=None, ground="") is None  # the law lists none: none asked
+    assert _subst(grounds=None, ground="newer").code == "substitution_ground"
+
+
 def test_substitute_vehicle_must_be_within_max_age():
-    violation = _subst(new_year=2017, new_first_registration=date(2017, 6, 14), old_year=2016)
-    assert violation.code == "substitution_new_vehicle_too_old"
+    """The substitute's age is the entry rule's (fleet.rules.vehicle_violations), not a rule of its own."""
+    from fleet.rules import vehicle_violations
+
+    params = {"vehicle.age_basis": P("first_registration"), "vehicle.max_age_years": P(8)}
+    old = vehicle_violations({"manufacture_year": 2017, "first_registration_date": date(2017, 6, 14)}, D, params)
+    assert [v.code for v in old] == ["vehicle.max_age_years"]
+    assert vehicle_violations({"manufacture_year": 2017, "first_registration_date": D.replace(year=D.year - 8)},
+                              D, params) == []
 
 
 def test_substitution_forbidden_where_the_law_says_so():
