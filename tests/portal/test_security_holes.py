@@ -18,7 +18,7 @@ from tests.licensing.applications.helpers import (
     payload,
     review_all_and_inspect,
 )
-from tests.licensing.requests.helpers import decide, file, vehicle_data
+from tests.licensing.requests.helpers import decide, file, inspect, vehicle_data
 from tests.ops.transactional import restore_roles  # noqa: F401  (fixture)
 
 # --- vehicle takeover by plate -----------------------------------------------------------------
@@ -147,7 +147,7 @@ def test_substitution_never_takes_over_another_persons_row_and_then_blocks_their
     r = file(api, applicant, auth, "substitution", {"ground": "newer", "vehicle": vehicle_data(plate=plate)})
     assert r.status_code == 201, r.json()
     rid = r.json()["id"]
-    api(agent).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True, "notes": "ok"}, format="json")
+    assert inspect(api, agent, auth, rid).status_code == 200
     assert decide(api, clerk, rid).status_code == 200
     auth.refresh_from_db()
     bob_row.refresh_from_db()
