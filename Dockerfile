@@ -42,5 +42,6 @@ RUN SECRET_KEY=collectstatic-only-not-a-runtime-key DEBUG=0 \
 USER portal
 EXPOSE 8000
 # The web service runs migrations and loads the pack before gunicorn (see docker-compose.yml).
-CMD ["gunicorn", "portal.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--access-logfile", "-", "--error-logfile", "-", "--timeout", "60"]
+# bin/gunicorn.conf.py: 3 workers (WEB_CONCURRENCY), --preload, --max-requests with jitter,
+# timeout 60, access and error logs on stdout.
+CMD ["gunicorn", "-c", "bin/gunicorn.conf.py", "portal.wsgi:application"]

@@ -17,8 +17,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# HOST and PORT reach every step of `make run` (seed_demo issues PDFs with QR codes too), so that
+# SITE_URL defaults to the address served (portal.settings.env.default_site_url).
+run: export HOST := $(HOST)
+run: export PORT := $(PORT)
 ## make run: install, migrate, load the pack and demo data, serve with worker and beat.
 run: install
+	@echo "Endereço dos links e QR: $${SITE_URL:-http://$(HOST):$(PORT)}"
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_regulation $(PACK)
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo --sample-data

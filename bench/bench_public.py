@@ -1,17 +1,22 @@
-"""Public pages under load: fare calculator, verification page and transparency list.
+"""Every public page and API under load, as a ratio to a bare Django project, at 10.000 and
+40.000 grants on PostgreSQL.
 
-Runs gunicorn on 127.0.0.1 against PostgreSQL with 10.000 current grants inserted in bulk,
-hits each page with 50 concurrent clients for a few seconds and prints requests per second
-and p95 latency, each as a ratio to a bare Django view (a constant response, enabled only with
-BENCH=1) measured on the same server in the same run. Pages and the bare view alternate in
-short slices over a few rounds (the machine may be shared). Anonymous public pages are served
-from the shared cache (Redis when it runs on 127.0.0.1) while their data is unchanged, so the
-"cold" rows (thousands of different documents or pages) show the cost of rendering.
-Bounded: about 80 seconds in all, never more than HARD_LIMIT.
+The bench creates its database (BENCH_DATABASE_URL, default ``bench_perf``; dropped and created),
+bulk-inserts the grants, and serves two gunicorns with the same command line
+(``gunicorn -c bin/gunicorn.conf.py``, 3 workers as the Dockerfile): the portal and
+bench/reference (a startproject with one "ok" view). Each line is loaded with ``wrk -c50``
+in short slices that alternate reference, portal, reference, portal… so a busy moment of the
+shared machine weighs on both; the ratio is the portal's requests per second over the
+reference's in the slices next to it. Targets: ratio ≥ 0,5 and p95 ≤ 50 ms.
 
-Environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/portal_bench_public;
-the database is dropped and recreated), BENCH_SECONDS (per slice, default 2.5), BENCH_ROUNDS (3), BENCH_CLIENTS (50),
-BENCH_WORKERS (gunicorn workers, default 2 × CPUs), BENCH_PACK (default: the first pack).
+The cold lines (verification by 5.000 distinct codes, transparency deep pages) take codes and
+pages never requested before in the run, so they measure the build of the answer, not the
+page cache. Also: CSV export (time at both sizes, linear; RSS of the workers after 20
+downloads at 40.000, constant) and statistics page (built, not cached, at both sizes: flat).
+
+Environment: BENCH_QUICK=1 (2.000/8.000 grants, one round of short slices), BENCH_SECONDS,
+BENCH_ROUNDS, BENCH_CLIENTS (50), BENCH_REDIS_URL (default redis://127.0.0.1:6379/9),
+BENCH_PACK (default: the first pack).
 """
 
 from __future__ import annotations
@@ -19,83 +24,56 @@ from __future__ import annotations
 import http.client
 import os
 import random
+import re
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.common import DB_URL, QUICK, recreate_database, result  # noqa: E402
+
 HOST = "127.0.0.1"  # never anything else
-GRANTS = 10_000
+SIZES = (2_000, 8_000) if QUICK else (10_000, 40_000)
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "50"))
-SECONDS = float(os.environ.get("BENCH_SECONDS", "2.5"))  # per slice
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
-WORKERS = int(os.environ.get("BENCH_WORKERS", str(2 * (os.cpu_count() or 1))))
-DB_URL = os.environ.get(
-    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/portal_bench_public"
-)
-HARD_LIMIT = 170  # seconds: the whole bench stays under 3 minutes
+SECONDS = int(os.environ.get("BENCH_SECONDS", "2" if QUICK else "3"))  # wrk takes whole seconds
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1" if QUICK else "2"))
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
+GUNICORN_CONF = ROOT / "bin" / "gunicorn.conf.py"
+MIN_RATIO, MAX_P95 = 0.5, 50.0
+COOKIE_SIGNED = "sessionid=bench-not-a-session"  # skips the anonymous page cache: the page is built
+
+WRK_SCRIPT = r"""
+local paths = {}
+for line in io.lines(os.getenv("WRK_PATHS")) do paths[#paths + 1] = line end
+local counter = 0
+function setup(thread) counter = counter + 1; thread:set("tid", counter) end
+function init(args) math.randomseed(os.time() * 1000 + tid * 7919) end
+function request() return wrk.format("GET", paths[math.random(#paths)]) end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("WRK %d %d %d %d %.1f\n", summary.requests, e.connect + e.read + e.write + e.timeout,
+    e.status, summary.duration, latency:percentile(95)))
+end
+"""
 
 
 def _env() -> dict:
     env = dict(os.environ)
-    env.update(
-        {
-            "DATABASE_URL": DB_URL,
-            "DEBUG": "0",
-            "SECRET_KEY": "bench-only-not-secret-" + "x" * 40,
-            "ALLOWED_HOSTS": HOST,
-            "SECURE_COOKIES": "0",
-            "SECURE_SSL_REDIRECT": "0",
-            "BENCH": "1",
-            "THROTTLE_VERIFY": "100000000/min",
-            "LOG_LEVEL": "ERROR",
-            "PORTAL_TESTING": "0",
-            "SITE_URL": f"http://{HOST}",
-            "DJANGO_SETTINGS_MODULE": "bench.settings_bench",
-        }
-    )
-    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
-    if (
-        redis_url
-        and urlparse(redis_url).hostname == HOST
-        and _port_open(6379 if not urlparse(redis_url).port else urlparse(redis_url).port)
-    ):
-        env["REDIS_URL"] = redis_url  # the cache shared by the workers, as in production
-    else:
-        env.pop("REDIS_URL", None)
+    env.update({
+        "DATABASE_URL": DB_URL, "DEBUG": "0", "SECRET_KEY": "bench-only-not-secret-" + "x" * 40,
+        "ALLOWED_HOSTS": f"{HOST},localhost", "SECURE_COOKIES": "0", "SECURE_SSL_REDIRECT": "0",
+        "THROTTLE_VERIFY": "100000000/min", "LOG_LEVEL": "ERROR", "PORTAL_TESTING": "0",
+        "SITE_URL": f"http://{HOST}", "DJANGO_SETTINGS_MODULE": "bench.settings_bench",
+        "DB_CONN_MAX_AGE": env.get("DB_CONN_MAX_AGE", "60"), "GUNICORN_ACCESS_LOG": "-",
+        "REDIS_URL": REDIS_URL, "WEB_CONCURRENCY": "3", "GUNICORN_LOG_LEVEL": "warning",
+    })
     return env
-
-
-def _port_open(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex((HOST, port)) == 0
-
-
-def _recreate_database() -> None:
-    import psycopg2
-
-    url = urlparse(DB_URL)
-    if url.hostname not in ("127.0.0.1", "localhost"):
-        raise SystemExit("bench: only a local PostgreSQL is allowed")
-    name = url.path.lstrip("/")
-    conn = psycopg2.connect(
-        host=url.hostname,
-        port=url.port or 5432,
-        user=url.username or "postgres",
-        password=url.password or None,
-        dbname="postgres",
-    )
-    conn.autocommit = True
-    with conn.cursor() as cur:
-        cur.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        cur.execute(f'CREATE DATABASE "{name}"')
-    conn.close()
 
 
 SEED = r"""
@@ -110,44 +88,41 @@ from portal.numbering import verification_code
 
 pack = regulation.current()
 User = get_user_model()
-rng = random.Random(5)
+rng = random.Random(START)
 first = ["Ana", "João", "Maria", "José", "Antônio", "Francisca", "Conceição", "Sebastião", "Luís", "Inês"]
 last = ["Gonçalves", "Araújo", "Conceição", "Lima", "Souza", "Simões", "Brandão", "Mendonça", "Pereira", "Lopes"]
+L = "ABCDEFGHJKLMNPRSTUVWXYZ"
+def plate(i):  # LLLNLNN, one per i
+    d = [i % 100, i // 100 % 23, i // 2300 % 10, i // 23000 % 23, i // 529000 % 23, i // 12167000 % 23]
+    return f"{L[d[5]]}{L[d[4]]}{L[d[3]]}{d[2]}{L[d[1]]}{d[0]:02d}"
+ids = range(START, START + N)
 users = User.objects.bulk_create(
-    [User(username=f"bench{i:05d}", name=f"{rng.choice(first)} {rng.choice(last)} {i}", password="!")
-     for i in range(N)], batch_size=2000)
-letters = "ABCDEFGHJKLMNPRSTUVWXYZ"
-def plate(i):
-    return f"{letters[i // 2300 % 23]}{letters[i // 100 % 23]}{letters[i % 23]}{i % 10}{letters[i // 10 % 23]}{i // 1000 % 10}{i // 230 % 10}"
+    [User(username=f"bench{i:06d}", name=f"{rng.choice(first)} {rng.choice(last)} {i}", password="!") for i in ids],
+    batch_size=5000)
 vehicles = Vehicle.objects.bulk_create(
     [Vehicle(plate=plate(i), renavam="00000000000", make="Chevrolet", model="Spin", color="branca",
-             manufacture_year=2024, owner=u) for i, u in enumerate(users)], batch_size=2000)
+             manufacture_year=2024, owner=u) for i, u in zip(ids, users)], batch_size=5000)
 now = timezone.now()
 today = pack.today()
 Authorization.objects.bulk_create(
-    [Authorization(number=f"{i + 1:05d}/{today.year}", act_name="Autorização", modality="taxi" if i % 4 else "mototaxi",
+    [Authorization(number=f"{i + 1:06d}/{today.year}", act_name="Autorização", modality="taxi" if i % 4 else "mototaxi",
                    holder=u, vehicle=v, status="active" if i % 20 else "suspended",
                    issued_at=now - timedelta(days=rng.randrange(365)), valid_from=today,
                    valid_until=today + timedelta(days=3650), verification_code=verification_code(),
                    legal_basis="bench")
-     for i, (u, v) in enumerate(zip(users, vehicles))], batch_size=2000)
+     for i, u, v in zip(ids, users, vehicles)], batch_size=5000)
 from django.db import connection
 with connection.cursor() as cur:
     cur.execute("ANALYZE")  # what autovacuum does after a bulk load
-codes = list(Authorization.objects.order_by("?").values_list("verification_code", flat=True)[:5000])
+codes = list(Authorization.objects.order_by("?").values_list("verification_code", flat=True))
 open(OUT, "w").write("\n".join(codes))
-print(f"{Authorization.objects.count()} outorgas em vigor")
 """
 
 
-def _manage(*args: str, env: dict) -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+def _seed(env: dict, start: int, n: int, out: Path) -> list[str]:
+    code = f"START = {start}\nN = {n}\nOUT = {str(out)!r}\n" + SEED
+    subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, check=True)
+    return out.read_text().split()
 
 
 def _free_port() -> int:
@@ -156,161 +131,194 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_up(port: int, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection(HOST, port, timeout=2)
-            conn.request("GET", "/bench/bare/")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("bench: gunicorn did not start")
+class Server:
+    """gunicorn -c bin/gunicorn.conf.py <app>, the same command line for the portal and the reference."""
 
-
-def _load(port: int, paths: list[str], seconds: float) -> dict:
-    """CLIENTS concurrent clients (asyncio, one connection per request) for ``seconds``."""
-    import asyncio
-
-    latencies: list[float] = []
-    errors = [0]
-
-    async def one(path: str) -> bool:
-        reader, writer = await asyncio.open_connection(HOST, port)
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n".encode())
-        await writer.drain()
-        data = await reader.read()
-        writer.close()
-        return data[9:12] == b"200"
-
-    async def client(seed: int, stop: float) -> None:
-        rng = random.Random(seed)
-        loop = asyncio.get_running_loop()
-        while loop.time() < stop:
-            start = time.perf_counter()
+    def __init__(self, app: str, cwd: Path, env: dict, probe: str):
+        self.port = _free_port()
+        self.probe = probe
+        env = {**env, "GUNICORN_BIND": f"{HOST}:{self.port}"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF), app],
+            cwd=cwd, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             try:
-                ok = await asyncio.wait_for(one(rng.choice(paths)), 30)
-            except (TimeoutError, OSError):
-                errors[0] += 1
-                continue
-            latencies.append(time.perf_counter() - start)
-            errors[0] += not ok
+                if self.get(probe)[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.3)
+        self.stop()
+        raise SystemExit(f"bench: gunicorn de {app} não respondeu")
 
-    async def run() -> float:
-        loop = asyncio.get_running_loop()
-        began = loop.time()
-        await asyncio.gather(*(client(i, began + seconds) for i in range(CLIENTS)))
-        return loop.time() - began
+    def get(self, path: str, headers: dict | None = None) -> tuple[int, int]:
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=120)
+        conn.request("GET", path, headers=headers or {})
+        resp = conn.getresponse()
+        size = 0
+        while chunk := resp.read(65536):
+            size += len(chunk)
+        conn.close()
+        return resp.status, size
 
-    elapsed = asyncio.run(run())
-    latencies.sort()
-    p95 = latencies[max(int(len(latencies) * 0.95) - 1, 0)] if latencies else float("nan")
+    def drain(self) -> None:
+        """Wait for the requests wrk left in gunicorn's backlog when its slice ended (the workers
+        still answer them): a probe queued behind them returns once they are done, so that
+        one slice's backlog is not counted against the next."""
+        for _ in range(20):
+            started = time.perf_counter()
+            self.get(self.probe)
+            if time.perf_counter() - started < 0.25:
+                return
+
+    def workers(self) -> list[int]:
+        out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True)
+        return [int(p) for p in out.stdout.split()]
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=30)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+def _rss_kb(pid: int) -> int:
+    text = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+)", text).group(1))
+
+
+def wrk(port: int, paths: list[str], seconds: int, script: Path, tmp: Path) -> dict:
+    listing = tmp / f"paths-{port}.txt"
+    listing.write_text("\n".join(paths) + "\n")
+    out = subprocess.run(
+        ["wrk", "-t2", f"-c{CLIENTS}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script), f"http://{HOST}:{port}"],
+        env={**os.environ, "WRK_PATHS": str(listing)}, capture_output=True, text=True, check=True,
+    ).stdout
+    requests, errors, status_errors, duration_us, p95_us = re.search(r"WRK (\d+) (\d+) (\d+) (\d+) ([\d.]+)", out).groups()
+    return {"n": int(requests), "errors": int(errors) + int(status_errors),
+            "rps": int(requests) / (int(duration_us) / 1e6), "p95_ms": float(p95_us) / 1000}
+
+
+def scenarios(codes: list[str], grants: int, rounds: int) -> dict[str, list]:
+    """name → paths, or a list of path lists (one per round: the cold lines never repeat)."""
+    pages = max(grants // 50, 1)
+    rng = random.Random(grants)
+    deep = list(range(2, pages + 1))
+    rng.shuffle(deep)
+    per_round = max(min(len(deep) // (2 * rounds + 2), 200), 1)
+    cold_codes = codes[100:]
+    per_round_codes = min(5000, len(cold_codes) // (rounds + 1))
+    repeated = codes[0]
+    quotes = [f"modality=taxi&km={km}&at=2026-11-29T{h:02d}:30:00-03:00" for km in (1, 2.5, 7, 10, 18.3) for h in (8, 14, 22)]
+    page_quotes = [f"modality=taxi&km={km}&date=2026-11-29&time={h:02d}:30" for km in (1, 2.5, 7, 10, 18.3) for h in (8, 14, 22)]
     return {
-        "rps": len(latencies) / elapsed,
-        "p95_ms": p95 * 1000,
-        "n": len(latencies),
-        "errors": errors[0],
-        "median_ms": statistics.median(latencies) * 1000 if latencies else float("nan"),
+        "início (home)": ["/"],
+        "vagas (página)": ["/transparencia/vagas/"],
+        "vagas (API)": ["/api/v1/quotas/"],
+        "tarifas (página)": ["/tarifas/"],
+        "tarifas (API)": ["/api/v1/fares/tariffs/"],
+        "cotação (API)": [f"/api/v1/fares/quote/?{q}" for q in quotes],
+        "cotação (página)": [f"/tarifas/?{q}" for q in page_quotes],
+        "verificação API, um código": [f"/api/v1/verify/{repeated}/"],
+        "verificação API, 5.000 códigos": [[f"/api/v1/verify/{c}/" for c in cold_codes[r * per_round_codes:(r + 1) * per_round_codes]]
+                                            for r in range(rounds)],
+        "verificação página, um código": [f"/verificar/{repeated}/"],
+        "verificação página, 5.000 códigos": [[f"/verificar/{c}/" for c in codes[-(r + 1) * per_round_codes:][:per_round_codes]]
+                                               for r in range(rounds)],
+        "transparência API, página 1": ["/api/v1/authorizations/"],
+        "transparência API, páginas fundas": [[f"/api/v1/authorizations/?page={p}" for p in deep[r * per_round:(r + 1) * per_round]]
+                                               for r in range(rounds)],
+        "transparência página 1": ["/transparencia/"],
+        "transparência, páginas fundas": [[f"/transparencia/?page={p}" for p in deep[-(r + 1) * per_round:][:per_round]]
+                                           for r in range(rounds)],
+        "estatísticas (página)": ["/transparencia/estatisticas/"],
     }
+
+
+def load_lines(portal: Server, ref: Server, codes: list[str], grants: int, tmp: Path) -> bool:
+    script = tmp / "wrk.lua"
+    script.write_text(WRK_SCRIPT)
+    lines = scenarios(codes, grants, ROUNDS)
+    warm = {name: p for name, p in lines.items() if isinstance(p[0], str)}
+    for paths in warm.values():  # every worker has imported its templates and the pack
+        wrk(portal.port, paths, 1, script, tmp)
+        portal.drain()
+    wrk(ref.port, ["/"], 1, script, tmp)
+    ref.drain()
+    ok = True
+    for name, paths in lines.items():
+        ref_runs, runs = [], []
+        for r in range(ROUNDS):
+            ref_runs.append(wrk(ref.port, ["/"], SECONDS, script, tmp))
+            ref.drain()
+            runs.append(wrk(portal.port, paths[r] if isinstance(paths[0], list) else paths, SECONDS, script, tmp))
+            portal.drain()
+        ratio = sum(x["n"] for x in runs) / max(sum(x["n"] for x in ref_runs), 1)
+        p95 = statistics.median(x["p95_ms"] for x in runs)
+        errors = sum(x["errors"] for x in runs)
+        ref_p95 = statistics.median(x["p95_ms"] for x in ref_runs)
+        rps = statistics.mean(x["rps"] for x in runs)
+        ref_rps = statistics.mean(x["rps"] for x in ref_runs)
+        passed = ratio >= MIN_RATIO and p95 <= MAX_P95 and errors == 0
+        ok &= result(f"{name} @{grants}", f"{ratio:.2f}× ({rps:.0f}/{ref_rps:.0f} req/s) p95 {p95:.0f} ms (ref. {ref_p95:.0f})"
+                     + (f" {errors} erros" if errors else ""), "≥0,5× p95≤50ms", passed)
+    return ok
+
+
+def timed_get(server: Server, path: str, repeat: int, headers: dict | None = None) -> float:
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        status, _ = server.get(path, headers)
+        samples.append(time.perf_counter() - started)
+        assert status == 200, (path, status)
+    return statistics.median(samples)
 
 
 def main() -> int:
     began = time.monotonic()
-    signal.signal(
-        signal.SIGALRM, lambda *_: (_ for _ in ()).throw(SystemExit("bench: tempo esgotado"))
-    )
-    signal.alarm(HARD_LIMIT)
     env = _env()
-    _recreate_database()
-    _manage("migrate", "--noinput", env=env)
-    pack = (
-        os.environ.get("BENCH_PACK")
-        or sorted(p.stem for p in (ROOT / "portal" / "packs").glob("*.toml"))[0]
-    )
-    _manage("load_regulation", pack, env=env)
-    codes_file = ROOT / "var" / "bench_public_codes.txt"
-    codes_file.parent.mkdir(exist_ok=True)
-    seed = f"N = {GRANTS}\nOUT = {str(codes_file)!r}\n" + SEED
-    subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", seed], cwd=ROOT, env=env, check=True
-    )
-    codes = codes_file.read_text().split()
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "portal.wsgi:application",
-            "-b",
-            f"{HOST}:{port}",
-            "-w",
-            str(WORKERS),
-            "--backlog",
-            "2048",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
-    try:
-        _wait_up(port)
-        scenarios = {
-            "bare": ["/bench/bare/"],
-            "calculator": [
-                f"/tarifas/?modality=taxi&km={km}&date=2026-11-29&time={h:02d}:30"
-                for km in (1, 2.5, 7, 10, 18.3)
-                for h in (8, 14, 22)
-            ],
-            # a vehicle checked again and again (QR at the rank): 50 documents
-            "verification": [f"/verificar/{c}/" for c in codes[:50]],
-            # 5.000 different documents: nearly every request renders the page
-            "verification_cold": [f"/verificar/{c}/" for c in codes],
-            "transparency": [f"/transparencia/?page={p}" for p in range(1, 6)],  # the first pages
-            "transparency_deep": [
-                f"/transparencia/?page={p}" for p in range(1, 201)
-            ],  # all 200 pages
-        }
-        for paths in scenarios.values():  # warm up every worker (pack cache, templates)
-            _load(port, paths, 1.0)
-        # The machine is shared: pages and the bare view alternate in short slices, several
-        # rounds, so that a busy moment weighs on all of them alike.
-        slices: dict[str, list[dict]] = {name: [] for name in scenarios}
-        for _ in range(ROUNDS):
-            for name, paths in scenarios.items():
-                slices[name].append(_load(port, paths, SECONDS))
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
-    results = {}
-    for name, runs in slices.items():
-        n = sum(r["n"] for r in runs)
-        results[name] = {
-            "rps": sum(r["rps"] for r in runs) / len(runs),
-            "p95_ms": statistics.median(r["p95_ms"] for r in runs),
-            "errors": sum(r["errors"] for r in runs),
-            "n": n,
-        }
-    bare = results["bare"]
-    cache_kind = "Redis" if env.get("REDIS_URL") else "memória local"
-    print(
-        f"gunicorn {WORKERS} workers em {HOST}, PostgreSQL, cache {cache_kind}, {GRANTS} outorgas, "
-        f"{CLIENTS} clientes, {ROUNDS} rodadas de {SECONDS:g} s por página"
-    )
-    print(
-        f"{'página':<14}{'req/s':>9}{'p95 ms':>9}{'erros':>7}{'req/s ÷ base':>14}{'p95 ÷ base':>12}"
-    )
-    ok = True
-    for name, r in results.items():
-        print(
-            f"{name:<14}{r['rps']:>9.0f}{r['p95_ms']:>9.1f}{r['errors']:>7}{r['rps'] / bare['rps']:>14.2f}"
-            f"{r['p95_ms'] / bare['p95_ms']:>12.2f}"
-        )
-        ok &= r["errors"] == 0
-    print("meta: cada página pública com pelo menos 0,5 × a vazão da view vazia")
+    recreate_database()
+    pack = os.environ.get("BENCH_PACK") or sorted(p.stem for p in (ROOT / "portal" / "packs").glob("*.toml"))[0]
+    for args in (("migrate", "--noinput"), ("load_regulation", pack)):
+        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()  # db 9 belongs to the bench
+    tmp = Path(tempfile.mkdtemp(prefix="bench-public-"))
+    ok, seeded, figures = True, 0, {}
+    for grants in SIZES:
+        codes = _seed(env, seeded, grants - seeded, tmp / "codes.txt")
+        seeded = grants
+        ref = Server("reference.wsgi:application", ROOT / "bench" / "reference", env, "/")
+        portal = Server("portal.wsgi:application", ROOT, env, "/healthz/")
+        try:
+            print(f"== {grants} outorgas: portal e referência, gunicorn -c bin/gunicorn.conf.py (3 workers), "
+                  f"wrk -c{CLIENTS}, {ROUNDS}×{SECONDS:g} s alternados", flush=True)
+            ok &= load_lines(portal, ref, codes, grants, tmp)
+            csv = "/api/v1/authorizations/?format=csv"
+            figures[("csv", grants)] = timed_get(portal, csv, 3)
+            figures[("stats", grants)] = timed_get(portal, "/transparencia/estatisticas/", 7, {"Cookie": COOKIE_SIGNED})
+            if grants == SIZES[-1]:
+                before = {pid: _rss_kb(pid) for pid in portal.workers()}
+                for _ in range(20):
+                    portal.get(csv)
+                growth = max((_rss_kb(pid) - kb) / 1024 for pid, kb in before.items() if Path(f"/proc/{pid}").exists())
+                ok &= result(f"CSV: RSS após 20 downloads @{grants}", f"+{growth:.1f} MB (maior worker)", "≤ 20 MB",
+                             growth <= 20)
+        finally:
+            portal.stop()
+            ref.stop()
+    small, big = SIZES
+    scale = big / small
+    c1, c2 = figures[("csv", small)], figures[("csv", big)]
+    ok &= result("CSV: tempo do download", f"{c1 * 1000:.0f} ms @{small}, {c2 * 1000:.0f} ms @{big} ({c2 / c1:.1f}×)",
+                 f"linear (≤ {scale * 1.25:.0f}×)", c2 / c1 <= scale * 1.25)
+    s1, s2 = figures[("stats", small)], figures[("stats", big)]
+    ok &= result("estatísticas montadas (sem cache)", f"{s1 * 1000:.0f} ms @{small}, {s2 * 1000:.0f} ms @{big} "
+                 f"({s2 / s1:.2f}×)", "plano (≤ 1,5×)", s2 / s1 <= 1.5)
     print(f"tempo total {time.monotonic() - began:.0f} s")
     return 0 if ok else 1
 

@@ -28,20 +28,21 @@ from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.generics import ListAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from enforcement import api_responses as R
 from enforcement import selectors, services
 from enforcement.models import Fine, Infraction
 from portal import regulation
 from portal.api import IsClerk, IsJudge, role_permission
 from portal.audit import history_for
 from portal.roles import Role, has_role
+from portal.schema import pdf
 
 IsAgent = role_permission(Role.AGENT)
 IsAgentOrClerk = role_permission(Role.AGENT, Role.CLERK, Role.ADMIN)
@@ -192,7 +193,7 @@ class CatalogueView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=R.CATALOGUE)
     def get(self, request):
         pack = regulation.current()
         items = selectors.catalogue(pack, request.query_params.get("modality") or None)
@@ -204,6 +205,7 @@ class CatalogueView(APIView):
         })
 
 
+@extend_schema_view(get=extend_schema(responses=R.INFRACTION_SUMMARY))
 class InfractionListCreateView(ListAPIView):
     """GET (staff all, holder own; paginated) and POST (agent) /api/v1/infractions/."""
 
@@ -220,12 +222,11 @@ class InfractionListCreateView(ListAPIView):
             qs = qs.filter(plate=normalize_plate(params["plate"]))
         return qs
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response([summary(i) for i in page])
 
-    @extend_schema(request=InfractionCreateSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=InfractionCreateSerializer, responses={201: R.INFRACTION_ISSUED})
     def post(self, request):
         if not has_role(request.user, Role.AGENT):
             raise PermissionDenied("Só o agente de fiscalização lavra autos de infração.")
@@ -245,7 +246,7 @@ class InfractionListCreateView(ListAPIView):
 
 
 class InfractionDetailView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=R.INFRACTION_DETAIL)
     def get(self, request, pk: int):
         return Response(detail(selectors.infraction_for(request.user, pk)))
 
@@ -261,7 +262,7 @@ def _own(request, pk: int) -> Infraction:
 class NotifyView(APIView):
     permission_classes = [IsClerk]
 
-    @extend_schema(request=NotifySerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=NotifySerializer, responses=R.NOTIFIED)
     def post(self, request, pk: int):
         ser = NotifySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -279,7 +280,7 @@ class DecisionNoticeView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=NotifySerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=NotifySerializer, responses=R.DECISION_NOTICE)
     def post(self, request, pk: int):
         ser = NotifySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -296,7 +297,7 @@ class DecisionNoticeView(APIView):
 class DefenseWaiverView(APIView):
     """POST /api/v1/infractions/{id}/defense/waiver/ (the holder) — written waiver of the defense period."""
 
-    @extend_schema(request=WaiverSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=WaiverSerializer, responses={201: R.WAIVED})
     def post(self, request, pk: int):
         inf = _own(request, pk)
         ser = WaiverSerializer(data=request.data)
@@ -314,7 +315,7 @@ class PaperPieceView(APIView):
     permission_classes = [IsClerk]
     piece = "defense"
 
-    @extend_schema(request=PaperSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=PaperSerializer, responses={201: R.PAPER_PIECE})
     def post(self, request, pk: int):
         ser = PaperSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -337,7 +338,7 @@ class ReviewHearingView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=NotifySerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=NotifySerializer, responses=R.HEARING)
     def post(self, request, pk: int):
         ser = NotifySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -349,7 +350,7 @@ class ReviewHearingView(APIView):
 class ReviewAllegationsView(APIView):
     """POST /api/v1/infractions/{id}/review/allegations/ (the holder)."""
 
-    @extend_schema(request=TextSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=TextSerializer, responses={201: R.STATUS_ONLY})
     def post(self, request, pk: int):
         inf = _own(request, pk)
         ser = TextSerializer(data=request.data)
@@ -371,7 +372,7 @@ class RegulationListCreateView(APIView):
 
     permission_classes = [role_permission(Role.ADMIN)]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=R.REGULATIONS)
     def get(self, request):
         from enforcement.models import RecordedRegulation
 
@@ -384,7 +385,7 @@ class RegulationListCreateView(APIView):
                         for k, label, basis in services.regulation_keys(pack) if k not in recorded],
         })
 
-    @extend_schema(request=RegulationSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=RegulationSerializer, responses={201: R.REGULATION})
     def post(self, request):
         ser = RegulationSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -395,7 +396,7 @@ class RegulationListCreateView(APIView):
 
 
 class DefenseView(APIView):
-    @extend_schema(request=TextSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=TextSerializer, responses={201: R.DEFENSE_FILED})
     def post(self, request, pk: int):
         inf = _own(request, pk)
         ser = TextSerializer(data=request.data)
@@ -410,7 +411,7 @@ class DefenseView(APIView):
 class JudgeView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=JudgeSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=JudgeSerializer, responses=R.JUDGED)
     def post(self, request, pk: int):
         ser = JudgeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -431,7 +432,7 @@ class JudgeView(APIView):
 
 
 class AppealView(APIView):
-    @extend_schema(request=TextSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=TextSerializer, responses={201: R.APPEAL_FILED})
     def post(self, request, pk: int):
         inf = _own(request, pk)
         ser = TextSerializer(data=request.data)
@@ -445,7 +446,7 @@ class AppealView(APIView):
 class AppealJudgeView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=AppealJudgeSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=AppealJudgeSerializer, responses=R.APPEAL_JUDGED)
     def post(self, request, pk: int):
         ser = AppealJudgeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -469,7 +470,7 @@ class SuspensiveEffectView(APIView):
 
     permission_classes = [IsJudge]
 
-    @extend_schema(request=SuspensiveEffectSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=SuspensiveEffectSerializer, responses=R.SUSPENSIVE)
     def post(self, request, pk: int):
         ser = SuspensiveEffectSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -484,7 +485,7 @@ class SuspensiveEffectView(APIView):
 class CancelView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=CancelSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=CancelSerializer, responses=R.CANCELLED)
     def post(self, request, pk: int):
         ser = CancelSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -496,7 +497,7 @@ class CancelView(APIView):
 class FinePayView(APIView):
     permission_classes = [IsClerk]
 
-    @extend_schema(request=FinePaySerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=FinePaySerializer, responses=R.FINE_PAID)
     def post(self, request, pk: int):
         ser = FinePaySerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -515,7 +516,7 @@ class RegularisationView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=RegularisationSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=RegularisationSerializer, responses=R.REGULARISED)
     def post(self, request, pk: int):
         ser = RegularisationSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -531,7 +532,7 @@ class VehicleStatusView(APIView):
 
     permission_classes = [IsAgentOrClerk]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=R.VEHICLE_STATUS)
     def get(self, request, plate: str):
         pack = regulation.current()
         return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", "")))
@@ -540,7 +541,7 @@ class VehicleStatusView(APIView):
 class InfractionPdfView(APIView):
     """GET /api/v1/infractions/{id}/{auto|notice|decision|dam}.pdf — holder and staff."""
 
-    @extend_schema(responses={(200, "application/pdf"): OpenApiTypes.BINARY})
+    @extend_schema(responses=pdf("O auto, a notificação, a decisão ou o DAM em PDF."))
     def get(self, request, pk, doc: str):
         from enforcement.file_views import infraction_pdf
 

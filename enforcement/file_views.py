@@ -11,7 +11,7 @@ from django.views import View
 from enforcement import selectors
 from enforcement.models import Attachment
 from enforcement.views import _context_for
-from portal.pdf import qr_svg_data_uri, render_pdf, verification_url
+from portal.pdf import qr_png_data_uri, render_pdf, verification_url
 from portal.uploads import serve_private_file
 from portal.validators import mask_cpf
 from portal.views import RoleRequiredMixin
@@ -64,7 +64,7 @@ def infraction_pdf(request, inf, doc: str) -> HttpResponse:
         defense_basis=pack.basis("defense.days", inf.modality or None),
         masked_driver_cpf=mask_cpf(inf.driver_cpf) if inf.driver_cpf else "",
         verify_url=verification_url(inf.verification_code) if inf.verification_code else "",
-        qr=qr_svg_data_uri(verification_url(inf.verification_code)) if inf.verification_code else "",
+        qr=qr_png_data_uri(verification_url(inf.verification_code)) if inf.verification_code else "",
     )
     response = HttpResponse(render_pdf(template, ctx), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'

@@ -22,7 +22,7 @@ class InfractionVerification:
     def by_code(self, code: str):
         from enforcement.models import Infraction
 
-        return Infraction.objects.filter(verification_code=code).first()
+        return next(iter(Infraction.objects.filter(verification_code=code)[:1]), None)  # unique: no ORDER BY
 
     def by_number(self, number: str) -> list:
         return []

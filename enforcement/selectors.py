@@ -123,16 +123,28 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
         for a in alvaras:
             if a.person.cpf == driver_cpf and a.status == AlvaraStatus.ACTIVE and a.valid_until >= today:
                 role = role or ("condutor auxiliar" if a.is_auxiliary else "condutor")
-        from licensing.requests.selectors import auxiliary_reregistration_for
+        from licensing.requests.selectors import (
+            auxiliary_reregistration_for,
+            registered_driver_role,
+        )
 
         reregistration = auxiliary_reregistration_for(auth, driver_cpf, today)
-        if role is None and reregistration is not None and pack.act("alvara").get("scope", "none") == "none":
-            role = "condutor auxiliar"  # no alvará under this law: the registration is what authorizes
+        registered = registered_driver_role(auth, driver_cpf, today)
+        scope = pack.act("alvara").get("scope", "none")
+        if role is None and registered is not None:
+            if scope == "driver":
+                # each driver carries an alvará of their own: registered, but without a valid one
+                reasons.append(f"O {registered} está cadastrado nesta autorização, mas sem alvará de condutor "
+                               f"válido ({pack.act('alvara').get('legal_basis', '')}).")
+            else:
+                # the vehicle's alvará names the registered drivers, or (no alvará under this law)
+                # the registration itself is what authorizes them
+                role = registered
         driver = {"cpf": mask_cpf(driver_cpf), "authorized": role is not None, "role": role,
                   "reregistration": reregistration,
                   "reregistration_overdue": bool(reregistration and reregistration["overdue"]),
                   "notes": ["recadastramento vencido"] if reregistration and reregistration["overdue"] else []}
-        if role is None:
+        if role is None and registered is None:
             reasons.append("Condutor sem alvará ou cadastro nesta autorização.")
     open_qs = open_autos_for_plate(plate)
     open_autos = list(open_qs[:20])

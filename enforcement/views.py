@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -20,6 +19,7 @@ from portal import regulation
 from portal.audit import history_for
 from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation
+from portal.refusals import SERVICE_ERRORS, apply_refusal
 from portal.roles import STAFF_ROLES, Role, has_role
 from portal.views import RoleRequiredMixin
 
@@ -28,34 +28,12 @@ AGENT_ROLES = (Role.AGENT, Role.CLERK, Role.ADMIN)
 JUDGE_ROLES = (Role.JUDGE,)
 CLERK_ROLES = (Role.CLERK, Role.ADMIN)
 
-
-def _apply_errors(form, exc) -> int:
-    """Put a service error on the form; returns the HTTP status to answer with."""
-    if isinstance(exc, RuleViolation):
-        field = exc.field if exc.field in form.fields else None
-        form.add_error(field, str(exc))
-        return 409 if exc.conflict else 400
-    if isinstance(exc, InvalidTransition):
-        form.add_error(None, exc.message)
-        return 409
-    if isinstance(exc, ValidationError) and hasattr(exc, "message_dict"):
-        for field, errors in exc.message_dict.items():
-            for error in errors:
-                form.add_error(field if field in form.fields else None, error)
-        return 400
-    form.add_error(None, "; ".join(exc.messages))
-    return 400
-
-
-SERVICE_ERRORS = (RuleViolation, InvalidTransition, ValidationError)
-
-
 ACTION_LABELS = AUDIT_ACTION_LABELS  # one vocabulary: portal.audit_actions.AuditAction
 
 
 def _history(inf) -> list[dict]:
     return [{"at": e.at, "label": ACTION_LABELS.get(e.action, e.action), "from": e.from_state, "to": e.to_state,
-             "actor": e.actor_label, "reason": e.reason} for e in history_for(inf)]
+             "actor": e.actor_name, "reason": e.reason} for e in history_for(inf)]
 
 
 def _context_for(inf, user) -> dict:
@@ -132,7 +110,7 @@ class InfractionCreateView(RoleRequiredMixin, View):
                     idempotency_key=d["idempotency_key"], photos=d["photos"],
                 )
             except SERVICE_ERRORS as exc:
-                status = _apply_errors(form, exc)
+                status = apply_refusal(form, exc)
             else:
                 messages.success(request, f"Auto de infração nº {inf.number} lavrado." if created else
                                  f"Este envio já tinha sido registrado: auto nº {inf.number}.")
@@ -276,7 +254,7 @@ class ActionView(RoleRequiredMixin, View):
             try:
                 message = self.perform(request, inf, form.cleaned_data)
             except SERVICE_ERRORS as exc:
-                status = _apply_errors(form, exc)
+                status = apply_refusal(form, exc)
             else:
                 messages.success(request, message)
                 return redirect("enforcement:detail", pk=inf.pk)
@@ -491,7 +469,7 @@ class RegulationView(RoleRequiredMixin, View):
                                                  act_date=d["act_date"], value=d["value"],
                                                  effective_from=d["effective_from"])
             except SERVICE_ERRORS as exc:
-                status = _apply_errors(form, exc)
+                status = apply_refusal(form, exc)
             else:
                 messages.success(request, f"Regulamento {row.act_number} registrado.")
                 return redirect("enforcement:regulations")

@@ -39,9 +39,15 @@ class VehicleBase(models.Model):
 
 
 class Vehicle(VehicleBase):
-    """A vehicle, identified by its plate (one row per plate)."""
+    """A vehicle as one person declared it: one row per (plate, owner).
 
-    plate = models.CharField("placa", max_length=7, unique=True, validators=[validate_plate])
+    The row belongs to the application or grant that declared it. A second person who declares
+    the same plate gets a row of their own; nobody's declaration overwrites another's (the
+    clerk settles a conflict against the CRLV, and a grant is issued on a plate only while
+    no other person holds a grant in force on it). Readers that ask "whose vehicle is this
+    plate" take the vehicle of the grant in force, not any row with the plate."""
+
+    plate = models.CharField("placa", max_length=7, db_index=True, validators=[validate_plate])
     renavam = models.CharField("RENAVAM", max_length=11, validators=[validate_renavam])
     kind = models.CharField("tipo", max_length=12, choices=VehicleKind.choices, default=VehicleKind.CAR)
     make = models.CharField("marca", max_length=60)
@@ -67,8 +73,17 @@ class Vehicle(VehicleBase):
             models.CheckConstraint(
                 condition=models.Q(manufacture_year__gte=1950) & models.Q(manufacture_year__lte=2100),
                 name="vehicle_year_range",
-            )
+            ),
+            models.UniqueConstraint(fields=["plate", "owner"], name="vehicle_plate_owner_unique"),
+            # NULL owners are distinct in a unique index: one unowned row per plate, by its own index
+            models.UniqueConstraint(fields=["plate"], condition=models.Q(owner__isnull=True),
+                                    name="vehicle_plate_unowned_unique"),
         ]
 
     def __str__(self) -> str:
         return f"{self.display_plate} — {self.make} {self.model}"
+
+    def rule_facts(self) -> dict:
+        """What the vehicle rules read (fleet.rules.vehicle_violations)."""
+        return {"manufacture_year": self.manufacture_year, "first_registration_date": self.first_registration_date,
+                "doors": self.doors, "seats": self.seats, "engine_cc": self.engine_cc, "color": self.color}

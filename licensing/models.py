@@ -37,6 +37,8 @@ from licensing.grants.models import (  # noqa: F401
     CURRENT_STATUSES,
     Alvara,
     AlvaraStatus,
+    Amendment,
+    AmendmentKind,
     Authorization,
     AuthorizationStatus,
     GrantBar,

@@ -6,12 +6,12 @@ Moved from portal/public/selectors.py and portal/jobs_views.py: portal imports n
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, Count, Q, QuerySet, Value, When
 from django.db.models.functions import TruncMonth
 
 from licensing.grants.rules import quota_slots
 from licensing.grants.selectors import count_current_grants
-from licensing.models import CURRENT_STATUSES, Alvara, Authorization
+from licensing.models import CURRENT_STATUSES, Alvara, Amendment, Authorization
 from portal import registry
 from portal.public.selectors import (
     Verification,
@@ -118,6 +118,44 @@ def open_data_row(auth: Authorization) -> dict:
     }
 
 
+_OPEN_DATA_COLUMNS = ("id", "number", "act_name", "modality", "holder__name", "holder__first_name",
+                      "holder__last_name", "vehicle__plate", "valid_from", "valid_until", "status", "stand_name")
+
+
+def _open_data_values(qs: QuerySet[Authorization]):
+    """The columns of open_data_row() as tuples: no model instance per grant."""
+    from django.db.models import OuterRef, Subquery
+
+    from licensing.models import StandAssignment
+
+    stand = StandAssignment.objects.filter(authorization=OuterRef("pk"), status="active").values("stand__name")[:1]
+    return qs.annotate(stand_name=Subquery(stand)).values_list(*_OPEN_DATA_COLUMNS)
+
+
+def _open_data_dict(values: tuple) -> dict:
+    """open_data_row() of one tuple of _OPEN_DATA_COLUMNS (the same keys and values)."""
+    from fleet.models import display_plate
+    from portal.public.selectors import public_name_of
+
+    _, number, act, modality, name, first, last, plate, valid_from, valid_until, status, stand = values
+    holder = public_name_of(name, first, last)
+    return {
+        "number": number, "act": act, "modality": modality, "holder": holder, "holder_name": holder,
+        "plate": display_plate(plate) if plate else "", "valid_from": valid_from.isoformat(),
+        "valid_until": valid_until.isoformat(), "status": status, "stand": stand or "",
+    }
+
+
+def open_data_rows(ids: list[int]) -> list[dict]:
+    found = {v[0]: v for v in _open_data_values(Authorization.objects.filter(pk__in=ids))}
+    return [_open_data_dict(found[i]) for i in ids if i in found]
+
+
+def open_data_stream(q: str = "", modality: str = ""):
+    for values in _open_data_values(_current_filter(q, modality).order_by("-id")).iterator(chunk_size=2000):
+        yield _open_data_dict(values)
+
+
 # --- verification ---------------------------------------------------------------------------
 def _authorizations():
     return Authorization.objects.select_related("holder", "vehicle")
@@ -148,10 +186,23 @@ def _drivers_of(auth: Authorization) -> list[str]:
 
 
 def _sha256_of(doc, kind: str) -> str | None:
+    stored = _stored(doc, kind)
+    return stored.sha256 if stored is not None else None
+
+
+def _signer_of(doc, kind: str) -> str:
+    stored = _stored(doc, kind)
+    return stored.signer if stored is not None and stored.signed else ""
+
+
+def _stored(doc, kind: str):
+    """The stored PDF of ``doc``, read once per verification (hash and signer come from it)."""
     from portal.issued import stored_document
 
-    stored = stored_document(doc, kind)
-    return stored.sha256 if stored is not None else None
+    memo = doc.__dict__.setdefault("_stored_documents", {})
+    if kind not in memo:
+        memo[kind] = stored_document(doc, kind)
+    return memo[kind]
 
 
 def _successor(alvara: Alvara) -> dict | None:
@@ -170,27 +221,61 @@ def _successor(alvara: Alvara) -> dict | None:
     return {"document": current.doc_name, "number": current.number, "code": current.verification_code}
 
 
+def _amendments():
+    return Amendment.objects.select_related("authorization", "authorization__holder", "authorization__vehicle")
+
+
+def _ref(doc) -> dict:
+    name = getattr(doc, "act_name", "") or getattr(doc, "doc_name", "")
+    return {"document": name, "number": doc.number, "code": doc.verification_code}
+
+
+def _certified_vehicle(auth: Authorization, amendments: list[Amendment]):
+    """The vehicle the act named when issued: the one the first substitution replaced, else its own."""
+    for amendment in amendments:
+        for change in amendment.changes:
+            if change.get("field") == "vehicle" and change.get("before_vehicle"):
+                return change["before_vehicle"]
+    v = auth.vehicle if auth.vehicle_id else None
+    return {"plate": v.display_plate, "make": v.make, "model": v.model, "color": v.color} if v else None
+
+
+def _what(amendment: Amendment) -> str:
+    parts = [f"{c['label']}: {c.get('before') or '—'} → {c.get('after') or '—'}" for c in amendment.changes]
+    return f"{amendment.get_kind_display()} ({'; '.join(parts)})" if parts else amendment.get_kind_display()
+
+
 class GrantVerification:
-    """Authorizations and alvarás, found by code, by number or (authorizations) by plate."""
+    """Authorizations, their acts of amendment and alvarás, found by code, by number or
+    (authorizations) by plate."""
 
     def by_code(self, code: str):
-        return _authorizations().filter(verification_code=code).first() or _alvaras().filter(
-            verification_code=code
-        ).first()
+        # codes are unique: a plain LIMIT 1, without .first()'s ORDER BY id (a sort and a
+        # longer query to compile on every verification)
+        for qs in (_authorizations(), _alvaras(), _amendments()):
+            found = next(iter(qs.filter(verification_code=code)[:1]), None)
+            if found is not None:
+                return found
+        return None
 
     def by_number(self, number: str) -> list:
-        return list(_authorizations().filter(number=number)) + list(_alvaras().filter(number=number))
+        return (list(_authorizations().filter(number=number)) + list(_alvaras().filter(number=number))
+                + list(_amendments().filter(number=number)))
 
     def by_plate(self, plate: str) -> list:
-        auth = _authorizations().filter(vehicle__plate=plate).order_by(  # current first, then the latest
-            "-issued_at", "-id"
-        )
-        return sorted(auth[:5], key=lambda a: (a.status not in CURRENT_STATUSES,))[:1]
+        # Several people may have declared the plate (one vehicle row each): the grant in force
+        # on it comes first, whoever issued last; without one, the latest grant.
+        in_force = Case(When(status__in=CURRENT_STATUSES, then=Value(0)), default=Value(1))
+        return list(_authorizations().filter(vehicle__plate=plate).order_by(in_force, "-issued_at", "-id")[:1])
 
     def verification(self, doc, pack: Pack) -> Verification | None:
         today = pack.today()
+        if isinstance(doc, Amendment):
+            return _amendment_verification(doc, pack)
         if isinstance(doc, Authorization):
             status = effective_status(doc.status, doc.valid_until, today)
+            amendments = list(doc.amendments.order_by("issued_at", "id"))
+            certified = _certified_vehicle(doc, amendments)
             return Verification(
                 kind="authorization",
                 document=doc.act_name,
@@ -200,15 +285,18 @@ class GrantVerification:
                 valid_until=doc.valid_until,
                 modality=doc.modality,
                 modality_label=pack.modality_label(doc.modality),
-                plate=doc.vehicle.display_plate if doc.vehicle_id else "",
+                # what the act certified when issued; later changes are its acts of amendment
+                plate=certified["plate"] if certified else "",
                 holder=public_name(doc.holder),
                 driver="",
                 code=doc.verification_code,
                 suspended_until=doc.suspended_until if status == "suspended" else None,
                 act_basis=doc.legal_basis,
-                vehicle=_vehicle_of(doc.vehicle if doc.vehicle_id else None),
+                vehicle={k: certified[k] for k in ("make", "model", "color")} if certified else None,
                 drivers=_drivers_of(doc),
                 sha256=_sha256_of(doc, "authorization"),
+                signer=_signer_of(doc, "authorization"),
+                amended_by=[{**_ref(a), "what": _what(a)} for a in amendments],
             )
         if not isinstance(doc, Alvara):
             return None
@@ -236,7 +324,23 @@ class GrantVerification:
             drivers=_drivers_of(auth),
             superseded_by=_successor(doc),
             sha256=_sha256_of(doc, "alvara"),
+            signer=_signer_of(doc, "alvara"),
         )
+
+
+def _amendment_verification(doc: Amendment, pack: Pack) -> Verification:
+    """An act of amendment is authentic once issued; it shows what it changed and the act it amends."""
+    auth = doc.authorization
+    issued_on = doc.issued_at.astimezone(pack.tz).date()
+    return Verification(
+        kind="amendment", document=doc.act_name, number=doc.number, status="issued", valid=True,
+        label=f"emitido em {issued_on:%d/%m/%Y}", valid_until=None, modality=auth.modality,
+        modality_label=pack.modality_label(auth.modality), plate=auth.vehicle.display_plate if auth.vehicle_id else "",
+        holder=public_name(auth.holder), driver="", code=doc.verification_code, act_basis=doc.legal_basis,
+        sha256=_sha256_of(doc, "amendment"), signer=_signer_of(doc, "amendment"), amends=_ref(auth),
+        changes=[{"label": c.get("label", ""), "before": c.get("before", ""), "after": c.get("after", "")}
+                 for c in doc.changes], issued_on=issued_on,
+    )
 
 
 # --- quotas ---------------------------------------------------------------------------------
@@ -312,31 +416,36 @@ def grants_by_status(pack: Pack) -> dict[str, dict[str, int]]:
 
 def average_days_since_issue(pack: Pack) -> dict[str, float | None]:
     """Average age in days of the current grants, per modality (from the issue date)."""
+    from django.db.models.functions import TruncDate
+
     today = pack.today()
     totals: dict[str, list[int]] = {m: [0, 0] for m in modalities(pack)}
-    for modality, issued_at in (
-        Authorization.objects.filter(status__in=CURRENT_STATUSES).values_list("modality", "issued_at").iterator()
-    ):
+    # grouped in SQL by local issue day: the rows read grow with the days, not the grants
+    rows = (Authorization.objects.filter(status__in=CURRENT_STATUSES)
+            .annotate(day=TruncDate("issued_at", tzinfo=pack.tz)).values("modality", "day")
+            .annotate(n=Count("id")).order_by().values_list("modality", "day", "n"))
+    for modality, day, n in rows:
         t = totals.setdefault(modality, [0, 0])
-        t[0] += (today - issued_at.astimezone(pack.tz).date()).days
-        t[1] += 1
+        t[0] += (today - day).days * n
+        t[1] += n
     return {m: (round(s / n, 1) if n else None) for m, (s, n) in totals.items()}
 
 
 def average_days_protocol_to_grant(pack: Pack) -> dict[str, float | None]:
     """Average calendar days from the protocol of a new application to its grant, per modality."""
+    from django.db.models.functions import TruncDate
+
     from licensing.models import Application, ApplicationStatus
 
     totals: dict[str, list[int]] = {m: [0, 0] for m in modalities(pack)}
-    for modality, submitted_at, decided_at in (
-        Application.objects.filter(status=ApplicationStatus.APPROVED, submitted_at__isnull=False,
-                                   decided_at__isnull=False)
-        .values_list("modality", "submitted_at", "decided_at")
-        .iterator()
-    ):
+    rows = (Application.objects.filter(status=ApplicationStatus.APPROVED, submitted_at__isnull=False,
+                                       decided_at__isnull=False)
+            .annotate(s=TruncDate("submitted_at", tzinfo=pack.tz), d=TruncDate("decided_at", tzinfo=pack.tz))
+            .values("modality", "s", "d").annotate(n=Count("id")).order_by().values_list("modality", "s", "d", "n"))
+    for modality, submitted, decided, n in rows:  # grouped in SQL by the pair of local days
         t = totals.setdefault(modality, [0, 0])
-        t[0] += (decided_at.astimezone(pack.tz).date() - submitted_at.astimezone(pack.tz).date()).days
-        t[1] += 1
+        t[0] += (decided - submitted).days * n
+        t[1] += n
     return {m: (round(s / n, 1) if n else None) for m, (s, n) in totals.items()}
 
 
@@ -345,6 +454,12 @@ def first_steps(user) -> bool:
     from licensing.models import Application
 
     return not Application.objects.filter(applicant=user).exists()
+
+
+def _next_steps(user) -> list[dict]:
+    from licensing.applications.next_steps import next_steps
+
+    return next_steps(user)
 
 
 # --- ops ------------------------------------------------------------------------------------
@@ -371,12 +486,15 @@ def register() -> None:
     registry.provide(registry.GRANTS_CURRENT_IDS, current_grant_ids)
     registry.provide(registry.GRANTS_BY_IDS, grants_by_ids)
     registry.provide(registry.GRANTS_OPEN_DATA_ROW, open_data_row)
+    registry.provide(registry.GRANTS_OPEN_DATA_ROWS, open_data_rows)
+    registry.provide(registry.GRANTS_OPEN_DATA_STREAM, open_data_stream)
     registry.provide(registry.QUOTAS, quotas)
     registry.provide(registry.STATS_GRANTS_BY_MONTH, grants_by_modality_and_month)
     registry.provide(registry.STATS_GRANTS_BY_STATUS, grants_by_status)
     registry.provide(registry.STATS_DAYS_SINCE_ISSUE, average_days_since_issue)
     registry.provide(registry.STATS_DAYS_TO_GRANT, average_days_protocol_to_grant)
     registry.provide(registry.FIRST_STEPS, first_steps)
+    registry.provide(registry.NEXT_STEPS, _next_steps)
     registry.provide(registry.OPS_AGED_VEHICLES, _aged_vehicles)
     registry.provide(registry.OPS_DESCRIBE_AGED, _describe_aged)
     registry.register_verification(_GRANT_VERIFICATION)

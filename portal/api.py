@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from drf_spectacular.utils import extend_schema
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import NotFound, ParseError, Throttled
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -14,6 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from portal.exceptions import RuleViolation
 from portal.refusals import SERVICE_ERRORS, refusal_response
 from portal.roles import Role, has_role
+from portal.schema import ErrorSerializer
 from portal.throttling import PortalScopedRateThrottle
 
 
@@ -52,7 +54,25 @@ def rule_response(violation: RuleViolation) -> Response:
     return refusal_response(violation)
 
 
+NOT_FOUND = "Não encontrado."
+
+
+def throttled_message(wait: float | None) -> str:
+    if wait is None:
+        return "Muitas requisições. Tente de novo mais tarde."
+    seconds = max(1, round(wait))
+    return f"Muitas requisições. Tente de novo em {seconds} segundo{'s' if seconds != 1 else ''}."
+
+
 def exception_handler(exc, context):
+    # One answer for every missing or hidden object: Django's get_object_or_404 names the model
+    # ("No Application matches the given query.") and a hidden record must look like a missing one.
+    if isinstance(exc, Http404 | NotFound):
+        exc = NotFound(NOT_FOUND)
+    elif isinstance(exc, Throttled):
+        wait = exc.wait
+        exc = Throttled(detail=throttled_message(wait))  # DRF's pt-BR text is garbled ("diponível")
+        exc.wait = wait  # for the Retry-After header
     if isinstance(exc, SERVICE_ERRORS):  # a service's refusal: 400 invalid input, 409 conflict
         return refusal_response(exc)
     if isinstance(exc, DjangoPermissionDenied):
@@ -148,7 +168,12 @@ class TokenView(APIView):
         self.failures = FailedAttemptThrottle()
         return [self.failures]
 
-    @extend_schema(request=TokenRequestSerializer, responses={200: TokenResponseSerializer})
+    @extend_schema(request=TokenRequestSerializer, responses={
+        200: TokenResponseSerializer,
+        401: OpenApiResponse(ErrorSerializer, description="Usuário, senha ou código do segundo fator incorretos."),
+        403: OpenApiResponse(ErrorSerializer, description="Servidor sem segundo fator cadastrado."),
+        429: OpenApiResponse(ErrorSerializer, description="Tentativas demais: acesso bloqueado por um tempo."),
+    })
     def post(self, request):
         serializer = TokenRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -189,7 +214,8 @@ class TokenView(APIView):
         user_logged_in.send(sender=user.__class__, request=request._request, user=user)
         return Response({"token": key, "expires_at": token.expires_at})
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(request=None, responses={
+        204: None, 401: OpenApiResponse(ErrorSerializer, description="Sem token, ou token já inválido.")})
     def delete(self, request):
         from portal.tokens import revoke_token
 
@@ -206,6 +232,13 @@ class SignupSerializer(serializers.Serializer):
     phone = serializers.CharField(label="telefone", max_length=20, required=False, allow_blank=True)
 
 
+class SignupResponseSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    email = serializers.EmailField()
+
+
 class SignupView(APIView):
     """POST /api/v1/accounts/ — public sign-up of a requerente."""
 
@@ -216,7 +249,7 @@ class SignupView(APIView):
     def get_throttles(self):
         return [PortalScopedRateThrottle()]
 
-    @extend_schema(request=SignupSerializer, responses={201: None})
+    @extend_schema(request=SignupSerializer, responses={201: SignupResponseSerializer})
     def post(self, request):
         from portal.services import sign_up
 

@@ -19,6 +19,7 @@ class AuditAction(models.TextChoices):
     ALVARA_ISSUED = "alvara_issued", "Alvará emitido"
     ALVARA_REISSUED = "alvara_reissued", "Alvará reemitido"
     ALVARA_STATUS = "alvara_status", "Situação do alvará alterada"
+    AMENDMENT_ISSUED = "amendment_issued", "Ato de alteração emitido"
     APPEAL_JUDGED = "appeal_judged", "Recurso julgado"
     APPEAL_SUSPENSIVE_EFFECT = "appeal_suspensive_effect", "Efeito suspensivo do recurso decidido"
     APPLICATION_CREATED = "application_created", "Rascunho criado"

@@ -13,7 +13,7 @@ import logging
 import time
 
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +26,23 @@ def _connection_errors() -> tuple[type[BaseException], ...]:
     return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
 
+class PooledRedisCacheClient(RedisCacheClient):
+    """Django's client builds a ``redis.Redis`` object on every cache call (around its shared
+    connection pool); this one keeps one per pool. redis-py's pool resets itself in a forked
+    process, so a client made before gunicorn forks is still safe in the worker."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, object] = {}
+
+    def get_client(self, key=None, *, write=False):
+        index = self._get_connection_pool_index(write)
+        client = self._clients.get(index)
+        if client is None:
+            client = self._clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+        return client
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         params = dict(params)
@@ -35,9 +52,14 @@ class ResilientRedisCache(RedisCache):
         options.setdefault("socket_timeout", 0.5)
         params["OPTIONS"] = options
         super().__init__(server, params)
+        self._class = PooledRedisCacheClient
         self._fallback = LocMemCache(f"portal-fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
         self._down_until = 0.0
         self._errors = _connection_errors()
+
+    def in_fallback(self) -> bool:
+        """Is this process answering from its own memory (Redis found down a moment ago)?"""
+        return time.monotonic() < self._down_until
 
     def _call(self, name, *args, **kwargs):
         if time.monotonic() < self._down_until:
@@ -48,6 +70,22 @@ class ResilientRedisCache(RedisCache):
             self._down_until = time.monotonic() + RETRY_SECONDS
             logger.warning("Redis indisponível (%s): cache em memória local por %ss.", exc, RETRY_SECONDS)
             return getattr(self._fallback, name)(*args, **kwargs)
+
+    def hit(self, key: str, seconds: int) -> int:
+        """One more hit in the fixed window ``key`` (expires after ``seconds``): one round trip
+        (SET NX EX and INCR in a pipeline), where Django's incr costs EXISTS + INCR and add a third."""
+        if self.in_fallback():
+            return _local_hit(self._fallback, key, seconds)
+        try:
+            redis_key = self.make_and_validate_key(key)
+            pipe = self._cache.get_client(redis_key, write=True).pipeline(transaction=False)
+            pipe.set(redis_key, 0, ex=seconds, nx=True)
+            pipe.incr(redis_key)
+            return int(pipe.execute()[1])
+        except self._errors as exc:
+            self._down_until = time.monotonic() + RETRY_SECONDS
+            logger.warning("Redis indisponível (%s): cache em memória local por %ss.", exc, RETRY_SECONDS)
+            return _local_hit(self._fallback, key, seconds)
 
     def add(self, *a, **k):
         return self._call("add", *a, **k)
@@ -91,6 +129,26 @@ class ResilientRedisCache(RedisCache):
             return False
         self._down_until = 0.0
         return True
+
+
+def _local_hit(cache, key: str, seconds: int) -> int:
+    if cache.add(key, 1, seconds):
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.add(key, 1, seconds)
+        return 1
+
+
+def window_hit(key: str, seconds: int) -> int:
+    """Count a hit in a fixed window of the default cache; the count so far, this one included."""
+    from django.core.cache import caches
+
+    cache = caches["default"]  # the instance (django.core.cache.cache is a proxy)
+    if isinstance(cache, ResilientRedisCache):
+        return cache.hit(key, seconds)
+    return _local_hit(cache, key, seconds)
 
 
 def redis_status() -> str:

@@ -17,7 +17,8 @@ def not_found(request, exception=None):
     if _api(request):
         if request.path.startswith("/api/v1/verify/"):  # a code with a slash, an empty code
             return JsonResponse({"valid": False}, status=404)
-        return JsonResponse({"errors": {"detail": ["Endereço não encontrado na API."]}}, status=404)
+        message = "Endereço não encontrado na API."
+        return JsonResponse({"errors": {"detail": [message]}, "detail": message}, status=404)
     return render(request, "errors/404.html", status=404)
 
 

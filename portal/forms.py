@@ -101,3 +101,34 @@ class FriendlyRequiredMixin:
                 field.error_messages["required"] = f"Anexe o arquivo: {lowered}."
             else:
                 field.error_messages["required"] = f"Informe: {lowered}."
+
+
+class CheckPdfForm(forms.Form):
+    """A PDF to compare with the documents the portal issued (public verification)."""
+
+    pdf = forms.FileField(label="Arquivo PDF", help_text="O PDF que você recebeu (até o tamanho máximo de envio).",
+                          widget=forms.FileInput(attrs={"accept": "application/pdf,.pdf"}),
+                          error_messages={"required": "Escolha o arquivo PDF a conferir."})
+
+    def clean_pdf(self):
+        from django.conf import settings
+
+        from portal.uploads import sniff_upload
+
+        uploaded = self.cleaned_data["pdf"]
+        limit = settings.UPLOAD_MAX_BYTES
+        if uploaded.size > limit:  # refused before reading
+            raise ValidationError(f"O arquivo tem mais de {limit // (1024 * 1024)} MB: não é um documento do portal.")
+        data = uploaded.read(limit + 1)
+        try:
+            mime = sniff_upload(data, label=(uploaded.name or "")[-80:] or None)
+        except ValidationError as exc:
+            # A PDF with scripts or attachments is not what the portal issued, but it is still a
+            # PDF: the answer (not identical) comes from its bytes, which are never opened further.
+            if exc.code != "pdf_active":
+                raise
+            mime = "application/pdf"
+        if mime != "application/pdf":
+            raise ValidationError("Envie o documento em PDF (o conteúdo do arquivo é verificado, não só o nome).")
+        self.cleaned_data["pdf_bytes"] = data
+        return uploaded

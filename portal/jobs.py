@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.utils import timezone
 
 from portal.models import JobRun
@@ -24,3 +26,18 @@ def run_job(name: str, func: Callable[[], int]) -> int:
     run.finished_at = timezone.now()
     run.save(update_fields=["changed", "finished_at"])
     return run.changed
+
+
+# A margin over the hard time limit for the worker to record the end of a run it was stopping.
+INTERRUPTED_GRACE = timedelta(minutes=2)
+
+
+def interrupted(run: JobRun, now: datetime | None = None) -> bool:
+    """A run that never recorded its end though the time limit passed: its worker was killed
+    (a task outliving CELERY_TASK_TIME_LIMIT is stopped by the worker, and run_job records the
+    end of every run that returns or raises). The task itself is delivered again by the broker
+    (late acks); this run stays as it was left, marked on the jobs page."""
+    if run.finished_at is not None:
+        return False
+    limit = timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 900)))
+    return run.started_at + limit + INTERRUPTED_GRACE < (now or timezone.now())

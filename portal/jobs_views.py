@@ -5,9 +5,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import Max, Q
+from django.utils import timezone
 from django.views.generic import TemplateView
 
 from portal import registry
+from portal.jobs import interrupted
 from portal.models import JobRun
 from portal.roles import Role
 from portal.views import RoleRequiredMixin
@@ -80,12 +82,14 @@ class JobRunListView(RoleRequiredMixin, TemplateView):
             runs = runs.filter(failures__gt=0)
         elif view == "":  # runs every minute that found nothing to do are left out by default
             runs = runs.filter(Q(changed__gt=0) | Q(failures__gt=0) | Q(finished_at__isnull=True))
+        now = timezone.now()
         ctx["latest"] = [
-            {"label": job_label(name), "when": schedule.get(name, ""), "run": latest.get(name)} for name in names
+            {"label": job_label(name), "when": schedule.get(name, ""), "run": latest.get(name),
+             "interrupted": name in latest and interrupted(latest[name], now)} for name in names
         ]
         page = Paginator(runs, self.paginate_by).get_page(self.request.GET.get("page"))
         ctx["page_obj"] = page
-        ctx["runs"] = [(job_label(run.name), run) for run in page.object_list]
+        ctx["runs"] = [(job_label(run.name), run, interrupted(run, now)) for run in page.object_list]
         ctx["view"] = view
         ctx["views"] = HISTORY_VIEWS
         ctx["querystring"] = f"ver={view}" if view else ""

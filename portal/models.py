@@ -43,7 +43,9 @@ class User(AbstractUser):
 
     @property
     def display_name(self) -> str:
-        return self.name or self.get_full_name() or self.username
+        # an applicant's username is the CPF: never shown as a name (public pages show names)
+        fallback = "(nome não informado)" if self.username.isdigit() and len(self.username) == 11 else self.username
+        return self.name or self.get_full_name() or fallback
 
     @property
     def masked_cpf(self) -> str:
@@ -216,6 +218,13 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValidationError("O registro de auditoria não pode ser apagado.")
+
+    @property
+    def actor_name(self) -> str:
+        """Who, in words: the person's name (the label keeps the username, a CPF for applicants)."""
+        if self.actor_id is not None and self.actor is not None:
+            return self.actor.display_name
+        return self.actor_label or "sistema"
 
 
 class NumberSequence(models.Model):

@@ -49,6 +49,25 @@ def notify(*, recipient, subject: str, body: str, link: str = "", dedup_key: str
     return note
 
 
+def inbox(user):
+    """The person's notices, unread first and then the newest (the inbox of the portal and of the API)."""
+    from django.db.models import Case, IntegerField, Value, When
+
+    return (Notification.objects.filter(recipient=user)
+            .annotate(unread=Case(When(read_at__isnull=True, then=Value(1)), default=Value(0),
+                                  output_field=IntegerField()))
+            .order_by("-unread", "-created_at", "-id"))
+
+
+def mark_read(note: Notification) -> Notification:
+    """Mark the notice read (once: the first reading's time stays). A person's own inbox, not an
+    act of the proceedings, so it is not audited (a formal notice has its own record)."""
+    if note.read_at is None:
+        Notification.objects.filter(pk=note.pk, read_at__isnull=True).update(read_at=timezone.now())
+        note.refresh_from_db(fields=["read_at"])
+    return note
+
+
 def _dispatch(notification_id: int) -> None:
     from portal.tasks import send_notification_email
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from portal.models import NumberSequence
 
@@ -12,20 +12,37 @@ _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
 def next_number(kind: str, year: int) -> int:
-    """Lock the (kind, year) counter row and take the next number.
+    """Take the next number of the (kind, year) counter.
 
     Must run inside the transaction that stores the numbered object, so that a rollback
-    gives the number back (no gaps) and concurrent issuers wait for each other.
+    gives the number back (no gaps) and concurrent issuers wait for each other (the counter
+    row stays locked by the UPDATE until the transaction ends).
+    """
+    return reserve_numbers(kind, year, 1)[0]
+
+
+def reserve_numbers(kind: str, year: int, count: int) -> range:
+    """Take ``count`` consecutive numbers of the (kind, year) counter in one statement.
+
+    One ``INSERT … ON CONFLICT DO UPDATE … RETURNING`` (PostgreSQL, SQLite ≥ 3.35) creates the
+    counter or adds ``count`` to it and returns the new last number, where the former code ran
+    an INSERT, a SELECT … FOR UPDATE and an UPDATE per number. A batch that knows how many it
+    will issue reserves them as one block; inside the caller's transaction, so still gap-free.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("next_number() precisa rodar dentro de uma transação.")
-    NumberSequence.objects.bulk_create(
-        [NumberSequence(kind=kind, year=year, last_number=0)], ignore_conflicts=True
+    if count < 1:
+        raise ValueError("count deve ser ≥ 1")
+    table = connection.ops.quote_name(NumberSequence._meta.db_table)
+    sql = (
+        f"INSERT INTO {table} (kind, year, last_number) VALUES (%s, %s, %s) "  # noqa: S608 - model table
+        f"ON CONFLICT (kind, year) DO UPDATE SET last_number = {table}.last_number + EXCLUDED.last_number "
+        "RETURNING last_number"
     )
-    seq = NumberSequence.objects.select_for_update().get(kind=kind, year=year)
-    seq.last_number += 1
-    seq.save(update_fields=["last_number"])
-    return seq.last_number
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [kind, year, count])
+        last = cursor.fetchone()[0]
+    return range(last - count + 1, last + 1)
 
 
 def document_number(kind: str, year: int) -> str:

@@ -113,7 +113,8 @@ PARAMS: dict[str, PackKey] = _table(
     _k("fees.late_penalty_daily_percent", NUMBER, "late-payment penalty (multa de mora), percent per day of delay"),
     _k("fees.late_penalty_max_percent", NUMBER, "cap of the late-payment penalty, percent of the amount"),
     _k("publication.required_for", STR_LIST, "what goes to the Diário Oficial",
-       choices=("grants", "cassations", "appeal_decisions")),
+       choices=("grants", "renewals", "cassations", "appeal_decisions")),
+    _k("amendment.act_name", STR, "the act that amends a grant act (apostila, portaria de alteração)"),
     _k("transfer.allowed", BOOL, "a grant may be transferred"),
     _k("transfer.min_years_as_holder", INT, "years as holder before a transfer"),
     _k("transfer.heir_deadline_days", INT, "days for heirs to ask for the transfer"),
@@ -122,6 +123,8 @@ PARAMS: dict[str, PackKey] = _table(
     _k("leave.accident_days", INT, "leave of absence after an accident"),
     _k("leave.substitution_days", INT, "leave of absence to substitute the vehicle"),
     _k("substitution.allowed", BOOL, "the vehicle may be substituted"),
+    _k("substitution.grounds", TABLE, "the grounds the law lists for a substitution {newer|max_age|total_loss: "
+       "article}; absent = the law lists none (any substitute within the vehicle rules)"),
     _k("renunciation.refunds_fees", BOOL, "fees are refunded on renunciation"),
     _k("retention.refused_documents_days", INT, "LGPD retention of documents of refused applications"),
     _k("stands.reallocation", BOOL, "stand reallocation rules apply"),

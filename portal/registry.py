@@ -22,6 +22,8 @@ GRANTS_CURRENT = "grants.current"  # (q, modality) -> iterable of current grants
 GRANTS_CURRENT_IDS = "grants.current_ids"  # (q, modality) -> QuerySet of ids, newest first
 GRANTS_BY_IDS = "grants.by_ids"  # (ids) -> list of grants in the order of ids
 GRANTS_OPEN_DATA_ROW = "grants.open_data_row"  # (grant) -> dict (public fields only)
+GRANTS_OPEN_DATA_ROWS = "grants.open_data_rows"  # (ids) -> list[dict] in the order of ids
+GRANTS_OPEN_DATA_STREAM = "grants.open_data_stream"  # (q, modality) -> iterator of dicts, newest first
 QUOTAS = "quotas"  # (pack) -> list[dict]: the quota figures per modality
 STATS_GRANTS_BY_MONTH = "stats.grants_by_modality_and_month"  # (pack, months) -> (months, series)
 STATS_GRANTS_BY_STATUS = "stats.grants_by_status"  # (pack) -> {modality: {status: n}}
@@ -29,6 +31,7 @@ STATS_DAYS_SINCE_ISSUE = "stats.average_days_since_issue"  # (pack) -> {modality
 STATS_DAYS_TO_GRANT = "stats.average_days_protocol_to_grant"  # (pack) -> {modality: float | None}
 STATS_AUTOS_BY_MONTH = "stats.autos_by_article_and_month"  # (pack, months) -> (months, series)
 FIRST_STEPS = "dashboard.first_steps"  # (user) -> bool: an applicant who has not started yet
+NEXT_STEPS = "dashboard.next_steps"  # (user) -> list[dict]: {kind, title, text, url, action[, url2, action2]}
 OPS_AGED_VEHICLES = "ops.aged_vehicles"  # () -> QuerySet of grants whose vehicle is too old
 OPS_DESCRIBE_AGED = "ops.describe_aged"  # (grants) -> list of items for the clerk's page
 # () -> the bus fares of collective transport, for the tariffs pages: an object with

@@ -10,11 +10,12 @@ from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from portal.audit import audit_log
 from portal.audit_actions import AuditAction
 from portal.roles import Role
-from portal.validators import normalize_cpf, validate_cpf
+from portal.validators import driver_dates_errors, normalize_cpf, validate_cpf
 
 CPF_CHARACTERS = re.compile(r"\s*[\d.\-\s]+\s*")
 
@@ -121,8 +122,9 @@ def applicant_sign_up(
         validate_password(password, candidate)
     except ValidationError as exc:
         errors["password"] = exc.messages
-    if birth_date and birth_date >= date.today():  # noqa: DTZ011
-        errors["birth_date"] = ["A data de nascimento deve estar no passado."]
+    if birth_date:  # a requerente is a driver: no future date, not under the CNH age
+        errors.update(driver_dates_errors(birth_date=birth_date, cnh_first_issued=None,
+                                          today=timezone.localdate()))
     if owners:
         raise AccountTaken(errors, owners)
     if errors:

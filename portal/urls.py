@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from portal import api, second_factor, views
+from portal import api, notifications_api, second_factor, views
 from portal import auth_views as portal_auth_views
 from portal.auth_forms import BackgroundPasswordResetForm
 from portal.forms import LoginForm
@@ -14,17 +14,24 @@ api_v1 = [
     path("auth/token/", api.TokenView.as_view(), name="api-token"),
     path("accounts/", api.SignupView.as_view(), name="api-signup"),
     path("me/", api.MeView.as_view(), name="api-me"),
+    path("notifications/", notifications_api.NotificationListView.as_view(), name="api-notifications"),
+    path("notifications/<int:pk>/read/", notifications_api.NotificationReadView.as_view(),
+         name="api-notification-read"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    # the public API first: it is what anonymous traffic asks for, resolved before every room's routes
+    path("", include("portal.public.api_urls")),
+    path("", include("tariffs.api_urls")),
     path("", include("licensing.api_urls")),
     path("", include("enforcement.api_urls")),
-    path("", include("tariffs.api_urls")),
-    path("", include("portal.public.api_urls")),
     path("", include("licensing.transit.api_urls")),
 ]
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
+    # public pages first (their prefixes are their own: verificar/, transparencia/, tarifas/)
+    path("", include("portal.public.urls")),
+    path("", include("tariffs.urls")),
     path("painel/", views.DashboardView.as_view(), name="dashboard"),
     path("conta/entrar/", auth_views.LoginView.as_view(authentication_form=LoginForm, redirect_authenticated_user=True), name="login"),
     path("conta/sair/", portal_auth_views.LogoutView.as_view(), name="logout"),
@@ -53,8 +60,6 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("", include("licensing.urls")),
     path("", include("enforcement.urls")),
-    path("", include("tariffs.urls")),
-    path("", include("portal.public.urls")),
     path("", include("portal.ops_urls")),
     path("", include("licensing.transit.urls")),
 ]

@@ -83,3 +83,46 @@ def format_cpf(value: str) -> str:
 MAX_ID = 2**63 - 1
 # Counts and quantities stored in an IntegerField (PostgreSQL integer).
 MAX_INT = 2**31 - 1
+
+
+# --- plausibility of a driver's dates ------------------------------------------------------------
+# Every pack's drivers hold a CNH, and the CTB gives one only to whoever is 18 ("penalmente
+# imputável"): a birth date under 18 for a driver, or a first CNH before the 18th birthday, is a
+# typing error or a false statement whatever the municipal law says about age.
+CNH_MIN_AGE = 18
+CNH_MIN_AGE_BASIS = "Lei 9.503/1997 (CTB), art. 140, I"
+
+
+def _completed_years(start, end) -> int:
+    years = end.year - start.year
+    return years - 1 if (end.month, end.day) < (start.month, start.day) else years
+
+
+def _birthday(birth, years: int):
+    try:
+        return birth.replace(year=birth.year + years)
+    except ValueError:  # 29 February → 28 February
+        return birth.replace(year=birth.year + years, day=28)
+
+
+def driver_dates_errors(*, birth_date, cnh_first_issued, today, birth_field: str = "birth_date",
+                        cnh_field: str = "cnh_first_issued", person: str = "") -> dict[str, list[str]]:
+    """Errors (field → messages) of a driver's dates that cannot be: in the future, a driver
+    under 18 or a first CNH issued before the 18th birthday (CTB, art. 140, I)."""
+    who = f" ({person})" if person else ""
+    errors: dict[str, list[str]] = {}
+    if birth_date is not None:
+        if birth_date > today:
+            errors[birth_field] = [f"A data de nascimento{who} ({birth_date:%d/%m/%Y}) não pode ser futura."]
+        elif _completed_years(birth_date, today) < CNH_MIN_AGE:
+            errors[birth_field] = [f"Pela data de nascimento{who} ({birth_date:%d/%m/%Y}), o condutor tem menos de "
+                                   f"{CNH_MIN_AGE} anos e não pode ser habilitado ({CNH_MIN_AGE_BASIS})."]
+    if cnh_first_issued is not None:
+        if cnh_first_issued > today:
+            errors[cnh_field] = [f"A data da primeira habilitação{who} ({cnh_first_issued:%d/%m/%Y}) não pode ser "
+                                 "futura."]
+        elif birth_date is not None and birth_date <= today and cnh_first_issued < _birthday(birth_date, CNH_MIN_AGE):
+            errors[cnh_field] = [f"A primeira habilitação{who} ({cnh_first_issued:%d/%m/%Y}) seria anterior aos "
+                                 f"{CNH_MIN_AGE} anos do condutor (nascido em {birth_date:%d/%m/%Y}): confira as "
+                                 f"datas ({CNH_MIN_AGE_BASIS})."]
+    return errors

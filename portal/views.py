@@ -13,7 +13,6 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views import View
@@ -43,7 +42,16 @@ class RoleRequiredMixin(LoginRequiredMixin):
 
 
 class HomeView(TemplateView):
+    """The home page. For anonymous visitors it is the same page for everyone (a minute's
+    public cache, kept by portal.page_cache until the data change); signed-in people get
+    theirs, private."""
+
     template_name = "portal/home.html"
+
+    def get(self, request, *args, **kwargs):
+        from portal.public.http import public_cache
+
+        return public_cache(request, super().get(request, *args, **kwargs), 60)
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -64,6 +72,8 @@ class DashboardView(LoginRequiredMixin, TemplateView):
         if has_role(self.request.user, Role.APPLICANT) and registry.has(registry.FIRST_STEPS):
             # a new applicant sees where to start instead of a bare list of links
             ctx["first_steps"] = registry.call(registry.FIRST_STEPS, self.request.user)
+            if registry.has(registry.NEXT_STEPS):  # the next thing to do, before anything else
+                ctx["next_steps"] = registry.call(registry.NEXT_STEPS, self.request.user)
         return ctx
 
 
@@ -111,10 +121,9 @@ class NotificationListView(LoginRequiredMixin, TemplateView):
 def notification_read(request, pk: int):
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={request.path}")
-    note = get_object_or_404(Notification, pk=pk, recipient=request.user)
-    if note.read_at is None:
-        note.read_at = timezone.now()
-        note.save(update_fields=["read_at"])
+    from portal.notifications import mark_read
+
+    note = mark_read(get_object_or_404(Notification, pk=pk, recipient=request.user))
     if note.link and note.link.startswith("/"):
         return redirect(note.link)
     return redirect("notifications")

@@ -12,6 +12,7 @@ from portal import regulation
 from portal.exceptions import RuleViolation
 from portal.public.http import api_cache
 from portal.refusals import refusal_response
+from tariffs import api_responses as R
 from tariffs import selectors
 from tariffs.forms import QuoteForm
 from tariffs.models import TariffModality
@@ -37,7 +38,7 @@ class TariffsView(APIView):
             OpenApiParameter("at", OpenApiTypes.DATETIME, description="momento (padrão: agora)"),
             OpenApiParameter("line", OpenApiTypes.INT, description="ônibus: id da linha"),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: R.TARIFFS, 404: R.NO_TARIFF},
     )
     def get(self, request):
         pack = regulation.current()
@@ -110,7 +111,7 @@ class QuoteView(APIView):
             OpenApiParameter("line", OpenApiTypes.INT,
                              description="ônibus: id da linha (tarifa da linha fixada por decreto)"),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: R.QUOTE, 409: R.CONFLICT},
     )
     def get(self, request):
         pack = regulation.current()

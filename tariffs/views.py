@@ -10,7 +10,7 @@ from django.views import View
 
 from portal import regulation
 from portal.exceptions import RuleViolation, RuleViolations
-from portal.pdf import qr_svg_data_uri, render_pdf
+from portal.pdf import qr_png_data_uri, render_pdf
 from portal.public.http import cached_page, public_cache
 from portal.refusals import apply_refusal
 from portal.views import RoleRequiredMixin
@@ -143,7 +143,7 @@ class TariffTablePdfView(View):
             "card": _table_card(pack, table, on=today),
             "complaints_phone": pack.municipality.get("complaints_phone", ""),
             "calculator_url": calculator_url,
-            "qr": qr_svg_data_uri(calculator_url),
+            "qr": qr_png_data_uri(calculator_url),
             "today": today,
         }
         pdf = render_pdf("tariffs/pdf/table.html", ctx)

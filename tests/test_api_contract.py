@@ -182,7 +182,8 @@ def test_itagiba_taxi_journey(setup_pack):
 def test_rules_refuse_with_article(setup_pack):
     setup_pack("itagiba")
     alice = sign_up("39053344705", "Alice Jovem", birth=(date.today().replace(year=date.today().year - 20)).isoformat())
-    r = client(alice).post("/api/v1/applications/", application_payload(), format="json")
+    two_years = date.today().replace(year=date.today().year - 2)  # after her 18th birthday
+    r = client(alice).post("/api/v1/applications/", application_payload(cnh_first=two_years), format="json")
     assert r.status_code == 400
     assert "art." in r.json()["rule"]["legal_basis"]
     bob = sign_up("11144477735", "Bob Velho")

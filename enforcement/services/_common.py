@@ -62,9 +62,20 @@ def _tell_holder(infraction: Infraction, subject: str, body: str, key: str, pix_
                dedup_key=f"infraction:{infraction.pk}:{key}", pix_payload=pix_payload)
 
 
+# What a refused file is called in the message (the field, its position and the file's name).
+_FILE_WORDS = {"photos": "foto", "attachments": "anexo"}
+
+
+def _file_label(field: str, position: int, uploaded) -> str:
+    name = (getattr(uploaded, "name", "") or "").rsplit("/", 1)[-1][-60:]
+    word = _FILE_WORDS.get(field, "arquivo")
+    return f"{word} {position}{f' ({name})' if name else ''}"
+
+
 def _store_files(infraction: Infraction, files, *, kind: str | None, actor) -> None:
-    for f in files or ():
-        mime = validate_upload(f)
+    field = "photos" if kind is None else "attachments"
+    for i, f in enumerate(files or (), start=1):
+        mime = validate_upload(f, label=_file_label(field, i, f))
         if kind is None:
             ProofPhoto.objects.create(infraction=infraction, file=f, mime=mime, uploaded_by=actor)
         else:
@@ -73,9 +84,9 @@ def _store_files(infraction: Infraction, files, *, kind: str | None, actor) -> N
 
 
 def _validate_files(files, field: str) -> None:
-    for f in files or ():
+    for i, f in enumerate(files or (), start=1):
         try:
-            validate_upload(f)
+            validate_upload(f, label=_file_label(field, i, f))
         except ValidationError as exc:
             raise ValidationError({field: exc.messages}) from exc
 

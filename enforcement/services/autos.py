@@ -98,9 +98,17 @@ def infraction_issue(
 
     from fleet.models import Vehicle
 
-    authorization = (licensing_selectors.current_authorization_for_plate(plate)
-                     or licensing_selectors.latest_authorization_for_plate(plate))
-    vehicle = Vehicle.objects.filter(plate=plate).first()
+    # The auto goes to the holder of the grant that held the plate when the infraction happened,
+    # and names that grant's vehicle. A plate declared by several people has one vehicle row each:
+    # a declaration is not a grant, so without one the auto names no holder (nobody receives
+    # the driver's data for a vehicle only claimed), and the vehicle row only if the plate has one.
+    authorization = licensing_selectors.authorization_for_plate_at(plate, occurred_at,
+                                                                   occurred_at.astimezone(pack.tz).date())
+    if authorization is not None:
+        vehicle = authorization.vehicle
+    else:
+        rows = list(Vehicle.objects.filter(plate=plate)[:2])
+        vehicle = rows[0] if len(rows) == 1 else None
     modality = authorization.modality if authorization else ""
     if modality:
         wrong = [c for c in codes
@@ -110,7 +118,7 @@ def infraction_issue(
                 f"A infração {', '.join(wrong)} não se aplica à modalidade {pack.modality_label(modality)} "
                 f"({pack.infraction(wrong[0])['legal_basis']})."
             ]})
-    holder = authorization.holder if authorization else (vehicle.owner if vehicle else None)
+    holder = authorization.holder if authorization else None
     driver_is_auxiliary = False
     if driver_cpf and authorization is not None:
         for a in authorization.alvaras.select_related("person"):

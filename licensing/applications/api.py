@@ -8,12 +8,13 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from licensing.applications import api_responses as R
 from licensing.applications import review as applications_review
 from licensing.applications import selectors as applications_selectors
 from licensing.applications import services
@@ -118,9 +119,11 @@ class ReviewIn(serializers.Serializer):
     reason = serializers.CharField(label="motivo", required=False, allow_blank=True, max_length=2000)
 
 
+@extend_schema_serializer(component_name="InspectionScheduleIn")  # transit has a ScheduleIn of its own
 class ScheduleIn(serializers.Serializer):
     scheduled_for = serializers.DateTimeField(label="data e hora")
     agent = serializers.CharField(label="agente", max_length=150)
+    location = serializers.CharField(label="local", max_length=200, required=False, allow_blank=True)
 
 
 class ResultIn(serializers.Serializer):
@@ -166,6 +169,7 @@ class ApplicationCreateView(APIView):
     def get_permissions(self):
         return [IsApplicant()] if self.request.method == "POST" else [CanSeeApplications()]
 
+    @extend_schema(parameters=[OpenApiParameter("status", str), OpenApiParameter("page", int)], responses=R.APPLICATION_PAGE)
     def get(self, request):
         from rest_framework.pagination import PageNumberPagination
 
@@ -179,7 +183,7 @@ class ApplicationCreateView(APIView):
              "plate": a.vehicle.plate if a.vehicle else None, "created_at": a.created_at.isoformat(),
              "submitted_at": a.submitted_at.isoformat() if a.submitted_at else None} for a in page])
 
-    @extend_schema(request=ApplicationIn, responses={201: None})
+    @extend_schema(request=ApplicationIn, responses={201: R.APPLICATION_CREATED})
     def post(self, request):
         data = validated(ApplicationIn, request.data)
         application = services.application_create(
@@ -199,6 +203,7 @@ class ApplicationDetailView(APIView):
 
     permission_classes = [CanSeeApplications]
 
+    @extend_schema(responses=R.APPLICATION_DETAIL)
     def get(self, request, pk: int):
         application = _visible(request, pk)
         return Response(application_detail(application, request.user))
@@ -210,6 +215,7 @@ class DocumentUploadView(APIView):
     permission_classes = [IsApplicant]
     parser_classes = [MultiPartParser, FormParser]
 
+    @extend_schema(request={"multipart/form-data": R.DOCUMENT_UPLOAD}, responses={201: R.DOCUMENT_UPLOADED})
     def post(self, request, pk: int):
         application = get_object_or_404(Application, pk=pk, applicant=request.user)
         errors = {}
@@ -229,6 +235,7 @@ class DocumentUploadView(APIView):
 class SubmitView(APIView):
     permission_classes = [IsApplicant]
 
+    @extend_schema(request=None, responses=R.SUBMITTED)
     def post(self, request, pk: int):
         application = get_object_or_404(Application, pk=pk, applicant=request.user)
         application = services.application_submit(actor=request.user, application=application)
@@ -241,6 +248,7 @@ class TffView(APIView):
 
     permission_classes = [IsApplicant]
 
+    @extend_schema(request=None, responses={200: R.TFF, 201: R.TFF})
     def post(self, request, pk: int):
         from licensing.fees.services import application_tff_issue
 
@@ -256,6 +264,7 @@ class WithdrawView(APIView):
 
     permission_classes = [IsApplicant]
 
+    @extend_schema(request=R.WITHDRAW, responses=R.STATUS)
     def post(self, request, pk: int):
         application = get_object_or_404(Application, pk=pk, applicant=request.user)
         application = services.application_withdraw(actor=request.user, application=application,
@@ -266,6 +275,7 @@ class WithdrawView(APIView):
 class DocumentReviewView(APIView):
     permission_classes = [IsClerk]
 
+    @extend_schema(request=ReviewIn, responses=R.REVIEWED)
     def post(self, request, pk: int, doc_id: int):
         application = get_object_or_404(Application, pk=pk)
         document = get_object_or_404(application.documents, pk=doc_id)
@@ -287,7 +297,7 @@ class DocumentsAcceptView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=AcceptManyIn)
+    @extend_schema(request=AcceptManyIn, responses=R.ACCEPTED)
     def post(self, request, pk: int):
         application = get_object_or_404(Application, pk=pk)
         data = validated(AcceptManyIn, request.data)
@@ -299,6 +309,7 @@ class DocumentsAcceptView(APIView):
 class RequirementView(APIView):
     permission_classes = [IsClerk]
 
+    @extend_schema(request=RequirementIn, responses={201: R.REQUIREMENT})
     def post(self, request, pk: int):
         application = get_object_or_404(Application, pk=pk)
         data = validated(RequirementIn, request.data)
@@ -313,21 +324,25 @@ class InspectionView(APIView):
     def get_permissions(self):
         return [IsClerk()] if self.request.method == "POST" else [IsAgentOrClerk()]
 
+    @extend_schema(responses=R.INSPECTION)
     def get(self, request, pk: int):
         application = _visible(request, pk)
         return Response(inspection_payload(application))
 
+    @extend_schema(request=ScheduleIn, responses={201: R.INSPECTION_SCHEDULED})
     def post(self, request, pk: int):
         application = get_object_or_404(Application, pk=pk)
         data = validated(ScheduleIn, request.data)
         inspection = applications_review.inspection_schedule(actor=request.user, application=application,
-                                                  scheduled_for=data["scheduled_for"], agent=_agent_user(data["agent"]))
+                                                  scheduled_for=data["scheduled_for"], agent=_agent_user(data["agent"]),
+                                                  location=data.get("location", ""))
         return Response({"id": inspection.pk, **inspection_payload(application)}, status=status.HTTP_201_CREATED)
 
 
 class InspectionResultView(APIView):
     permission_classes = [IsAgent]
 
+    @extend_schema(request=ResultIn, responses=R.INSPECTION)
     def post(self, request, pk: int):
         application = _visible(request, pk)
         inspection = application.inspections.filter(agent=request.user).order_by("-scheduled_for", "-id").first()
@@ -342,6 +357,7 @@ class InspectionResultView(APIView):
 class ApproveView(APIView):
     permission_classes = [IsClerk]
 
+    @extend_schema(request=None, responses=R.APPROVED)
     def post(self, request, pk: int):
         application = get_object_or_404(Application, pk=pk)
         authorization, alvaras = services.application_approve(actor=request.user, application=application)
@@ -360,6 +376,7 @@ class ApproveView(APIView):
 class RejectView(APIView):
     permission_classes = [IsClerk]
 
+    @extend_schema(request=RejectIn, responses=R.REJECTED)
     def post(self, request, pk: int):
         application = get_object_or_404(Application, pk=pk)
         data = validated(RejectIn, request.data)
@@ -385,6 +402,7 @@ def inspection_payload(application: Application) -> dict:
     return {
         "application": application.pk,
         "scheduled_for": _iso(timezone.localtime(inspection.scheduled_for)) if inspection else None,
+        "location": inspection.location if inspection else "",
         "agent": inspection.agent_id if inspection else None,
         "agent_name": inspection.agent.display_name if inspection else None,
         "checklist_items": [{"code": i["code"], "label": i["label"], "legal_basis": i["legal_basis"]} for i in items],

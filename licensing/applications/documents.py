@@ -9,7 +9,7 @@ from django.utils import timezone
 from licensing.applications.models import Application
 from licensing.grants.documents import _base
 from portal import regulation
-from portal.pdf import qr_svg_data_uri, render_pdf
+from portal.pdf import qr_png_data_uri, render_pdf
 from portal.validators import format_cpf
 
 DECLARATION_PREFIX = "declaracao_anexo"
@@ -25,7 +25,7 @@ def receipt_pdf(application: Application) -> bytes:
     ctx = _base(pack, title="Comprovante de protocolo", number=application.protocol or "",
                 legal_basis=pack.act("authorization").get("legal_basis", ""))
     follow = settings.SITE_URL + reverse("licensing-application", kwargs={"pk": application.pk})
-    ctx.update({"follow_url": follow, "qr": qr_svg_data_uri(follow), "qr_caption": "acompanhar o requerimento",
+    ctx.update({"follow_url": follow, "qr": qr_png_data_uri(follow), "qr_caption": "acompanhar o requerimento",
                 "number_label": "Protocolo"})
     ctx.update({"obj": application, "documents": documents, "holder_cpf": format_cpf(application.applicant.cpf or ""),
                 "modality_label": pack.modality_label(application.modality),
@@ -43,7 +43,7 @@ def inspection_pdf(application: Application) -> bytes:
     ctx = _base(pack, title=f"Formulário de vistoria — {pack.modality_label(application.modality)}",
                 number=application.protocol or "", legal_basis="; ".join(bases))
     follow = settings.SITE_URL + reverse("licensing-application", kwargs={"pk": application.pk})
-    ctx.update({"number_label": "Protocolo", "follow_url": follow, "qr": qr_svg_data_uri(follow),
+    ctx.update({"number_label": "Protocolo", "follow_url": follow, "qr": qr_png_data_uri(follow),
                 "qr_caption": "abrir o requerimento"})
     ctx.update({"obj": application, "inspection": inspection, "items": items,
                 "modality_label": pack.modality_label(application.modality),

@@ -5,11 +5,13 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from fleet.forms import CnhFieldsMixin, clean_cnh_category, clean_cnh_number, cnh_fields
 from licensing.applications.models import ApplicantProfile, ApplicationKind, Schooling
 from licensing.grants.models import Modality
 from portal import regulation
 from portal.exceptions import RuleViolation, RuleViolations
 from portal.forms import FriendlyRequiredMixin
+from portal.refusals import refusal_status
 from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
 
 DATE_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]
@@ -21,8 +23,9 @@ def date_field(label: str, required: bool = True, help_text: str = "No formato D
                                                                              "placeholder": "DD/MM/AAAA"}))
 
 
-def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | None = None) -> None:
-    """Put a service's ValidationError / RuleViolations on the form's fields (or the form)."""
+def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | None = None) -> int:
+    """Put a service's ValidationError / RuleViolations on the form's fields (or the form); returns
+    the status to answer with (portal.refusals: 409 for a conflict with the state, 400 for input)."""
     mapping = mapping or {}
 
     def place(field: str, message: str) -> None:
@@ -48,6 +51,7 @@ def apply_errors(form: forms.Form, exc: Exception, mapping: dict[str, str] | Non
             form.add_error(None, m)
     else:
         form.add_error(None, str(exc))
+    return refusal_status(exc)
 
 
 def modality_choices() -> list[tuple[str, str]]:
@@ -55,28 +59,17 @@ def modality_choices() -> list[tuple[str, str]]:
     return [(m.value, pack.modality_label(m.value)) for m in Modality if pack.has_modality(m.value)]
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(CnhFieldsMixin, forms.ModelForm):
     residence_since = date_field("Reside no município desde", required=False)
-    cnh_first_issued = date_field("Data da primeira habilitação", required=False)
+    cnh_number, cnh_category, cnh_first_issued, cnh_ear = cnh_fields(required=False, date_field=date_field).values()
 
     class Meta:
         model = ApplicantProfile
         fields = ["address", "district", "residence_since", "cnh_number", "cnh_category", "cnh_first_issued",
                   "cnh_ear", "cnh_points", "schooling", "dependents", "inss_number"]
-        help_texts = {"cnh_number": "Os 11 dígitos do registro da CNH.", "cnh_category": "Ex.: B, AB, D.",
-                      "dependents": "Quantas pessoas dependem da sua renda.",
+        help_texts = {"dependents": "Quantas pessoas dependem da sua renda.",
                       "inss_number": "NIT ou PIS, como no cartão do INSS."}
-        widgets = {"cnh_number": forms.TextInput(attrs={"inputmode": "numeric"}),
-                   "inss_number": forms.TextInput(attrs={"inputmode": "numeric"})}
-
-    def clean_cnh_number(self):
-        value = only_digits(self.cleaned_data.get("cnh_number", ""))
-        if value and len(value) != 11:
-            raise ValidationError("Informe os 11 dígitos do registro da CNH.")
-        return value
-
-    def clean_cnh_category(self):
-        return (self.cleaned_data.get("cnh_category") or "").upper().strip()
+        widgets = {"inss_number": forms.TextInput(attrs={"inputmode": "numeric"})}
 
 
 class ModalityForm(FriendlyRequiredMixin, forms.Form):
@@ -118,27 +111,16 @@ class VehicleForm(FriendlyRequiredMixin, forms.Form):
         return only_digits(value)
 
 
-class DriverForm(FriendlyRequiredMixin, forms.Form):
-    cnh_number = forms.CharField(label="Número da CNH", max_length=11, widget=forms.TextInput(attrs={"inputmode": "numeric"}))
-    cnh_category = forms.CharField(label="Categoria da CNH", max_length=5, help_text="Ex.: B, AB, D.")
-    cnh_first_issued = date_field("Data da primeira habilitação")
-    cnh_ear = forms.BooleanField(label="Minha CNH tem a observação EAR (exerce atividade remunerada)", required=False)
+class DriverForm(CnhFieldsMixin, FriendlyRequiredMixin, forms.Form):
+    cnh_number, cnh_category, cnh_first_issued, cnh_ear = cnh_fields(
+        ear_label="Minha CNH tem a observação EAR (exerce atividade remunerada)", date_field=date_field).values()
     cnh_points = forms.IntegerField(label="Pontos na CNH (últimos 12 meses)", min_value=0, max_value=100, required=False)
     schooling = forms.TypedChoiceField(label="Escolaridade", choices=[("", "—")] + list(Schooling.choices),
                                        coerce=int, empty_value=None, required=False)
     dependents = forms.IntegerField(label="Dependentes", min_value=0, max_value=30, required=False)
 
-    def clean_cnh_number(self):
-        value = only_digits(self.cleaned_data["cnh_number"])
-        if not 9 <= len(value) <= 11:
-            raise ValidationError("Informe os 11 dígitos do registro da CNH.")
-        return value
 
-    def clean_cnh_category(self):
-        return self.cleaned_data["cnh_category"].upper().strip()
-
-
-AUX_FIELDS = ("cpf", "name", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear")
+AUX_FIELDS = ("cpf", "name", "birth_date", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear")
 
 
 class AuxiliariesForm(forms.Form):
@@ -152,16 +134,14 @@ class AuxiliariesForm(forms.Form):
                                                           required=False)
             self.fields[f"aux{i}_cpf"] = forms.CharField(label=f"Auxiliar {i}: CPF", max_length=14, required=False,
                                                          widget=forms.TextInput(attrs={"inputmode": "numeric"}))
-            self.fields[f"aux{i}_cnh_number"] = forms.CharField(label=f"Auxiliar {i}: número da CNH", max_length=11,
-                                                                required=False)
-            self.fields[f"aux{i}_cnh_category"] = forms.CharField(label=f"Auxiliar {i}: categoria da CNH", max_length=5,
-                                                                  required=False)
-            self.fields[f"aux{i}_cnh_first_issued"] = date_field(f"Auxiliar {i}: primeira habilitação", required=False)
-            self.fields[f"aux{i}_cnh_ear"] = forms.BooleanField(label=f"Auxiliar {i}: CNH com EAR", required=False)
+            # the auxiliary meets the holder's requirements, the minimum age among them
+            self.fields[f"aux{i}_birth_date"] = date_field(f"Auxiliar {i}: data de nascimento", required=False)
+            self.fields.update(cnh_fields(prefix=f"aux{i}_", label_prefix=f"Auxiliar {i}", required=False,
+                                          ear_label="CNH com EAR", date_field=date_field))
 
     def groups(self):
-        return [[self[f"aux{i}_{f}"] for f in ("name", "cpf", "cnh_number", "cnh_category", "cnh_first_issued",
-                                                "cnh_ear")] for i in range(1, self.slots + 1)]
+        return [[self[f"aux{i}_{f}"] for f in ("name", "cpf", "birth_date", "cnh_number", "cnh_category",
+                                                "cnh_first_issued", "cnh_ear")] for i in range(1, self.slots + 1)]
 
     def clean(self):
         data = super().clean()
@@ -173,7 +153,11 @@ class AuxiliariesForm(forms.Form):
             for f in ("cpf", "name", "cnh_category", "cnh_first_issued"):
                 if not values[f]:
                     self.add_error(f"aux{i}_{f}", "Preencha este campo para o auxiliar (ou deixe o grupo todo vazio).")
-            values["cnh_category"] = (values["cnh_category"] or "").upper()
+            try:
+                values["cnh_number"] = clean_cnh_number(values["cnh_number"])
+            except ValidationError as exc:
+                self.add_error(f"aux{i}_cnh_number", exc)
+            values["cnh_category"] = clean_cnh_category(values["cnh_category"])
             self.auxiliaries.append(values)
         return data
 
@@ -206,6 +190,8 @@ class ScheduleForm(FriendlyRequiredMixin, forms.Form):
     date = date_field("Data da vistoria")
     time = forms.TimeField(label="Horário", input_formats=["%H:%M"], help_text="No formato HH:MM.",
                            widget=forms.TimeInput(format="%H:%M", attrs={"inputmode": "numeric", "placeholder": "HH:MM"}))
+    location = forms.CharField(label="Local", max_length=200,
+                               help_text="Onde o veículo deve ser apresentado; o requerente vê no painel.")
 
     def __init__(self, *args, **kwargs):
         from django.contrib.auth import get_user_model
@@ -214,6 +200,8 @@ class ScheduleForm(FriendlyRequiredMixin, forms.Form):
 
         super().__init__(*args, **kwargs)
         self.fields["agent"].queryset = get_user_model().objects.filter(groups__name=Role.AGENT).order_by("name")
+        office = regulation.current().municipality.get("office", "")
+        self.fields["location"].initial = office
 
     def clean_date(self):
         value = self.cleaned_data["date"]

@@ -137,6 +137,10 @@ class Application(models.Model):
     dependents = models.PositiveSmallIntegerField("dependentes", null=True, blank=True)
     bid_amount = models.DecimalField("oferta (R$)", max_digits=12, decimal_places=2, null=True, blank=True)
     wizard_step = models.CharField("etapa do formulário", max_length=20, blank=True, default="modality")
+    # What the applicant typed in a step saved "for later" without being judged yet, per step
+    # ({"vehicle": {"plate": "QAB1C23", ...}}): shown again when the step is reopened, judged
+    # when it is continued; submitting refuses while a step still holds unjudged values.
+    typed = models.JSONField("dados digitados ainda não conferidos", default=dict, blank=True)
     authorization = models.ForeignKey(
         Authorization, null=True, blank=True, on_delete=models.PROTECT, related_name="applications",
         verbose_name="autorização emitida",
@@ -163,6 +167,14 @@ class Application(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_APPLICATION_STATUSES
+
+    @property
+    def resume_step(self) -> str:
+        """Where "Continuar pedido" opens: the first step holding unjudged values, else the furthest reached."""
+        for step in ("vehicle", "driver", "auxiliaries"):
+            if (self.typed or {}).get(step):
+                return step
+        return self.wizard_step if self.wizard_step not in ("", "modality") else "vehicle"
 
 
 class ApplicationAuxiliary(models.Model):
@@ -289,6 +301,8 @@ class Inspection(models.Model):
 
     application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="inspections")
     scheduled_for = models.DateTimeField("agendada para")
+    location = models.CharField("local", max_length=200, blank=True,
+                                help_text="Onde o veículo deve ser apresentado (endereço ou pátio).")
     agent = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="inspections", verbose_name="agente"
     )

@@ -18,6 +18,7 @@ from licensing.applications.models import (
     Inspection,
     Requirement,
 )
+from licensing.applications.selectors import document_label
 from licensing.applications.services import _lock, _resolve_type, _status_link, _transition
 from portal import regulation
 from portal.audit import audit_log
@@ -49,7 +50,8 @@ def document_review(*, actor, document: ApplicationDocument, accepted: bool, rea
         _transition(application, ApplicationStatus.IN_REVIEW, actor=actor, reason="Análise iniciada")
     if not accepted:
         notify(recipient=application.applicant, subject=f"Requerimento {application.protocol}: documento recusado",
-               body=f"O documento \"{document.type}\" foi recusado. Motivo: {document.reason}\nEnvie um novo arquivo.",
+               body=(f"O documento “{document_label(application, document.type)}” foi recusado. "
+                     f"Motivo: {document.reason}\nEnvie um novo arquivo pela página do requerimento."),
                link=_status_link(application))
     return document
 
@@ -69,10 +71,10 @@ def documents_accept(*, actor, application: Application, document_ids: list[int]
         raise ValidationError({"documents": [f"Documento nº {missing[0]} não pertence a este requerimento."]})
     for doc in found.values():
         if doc.superseded_by_id is not None:
-            raise InvalidTransition(f"O arquivo de “{doc.type}” foi substituído por um envio mais recente; "
+            raise InvalidTransition(f"O arquivo de “{document_label(application, doc.type)}” foi substituído por um envio mais recente; "
                                     "analise o atual.", field="documents")
         if doc.status != DocumentStatus.PENDING:
-            raise InvalidTransition(f"O documento “{doc.type}” já foi analisado ({doc.get_status_display()}).",
+            raise InvalidTransition(f"O documento “{document_label(application, doc.type)}” já foi analisado ({doc.get_status_display()}).",
                                     field="documents")
     return [document_review(actor=actor, document=found[i], accepted=True) for i in ids]
 
@@ -88,21 +90,25 @@ def requirement_raise(*, actor, application: Application, text: str, document_ty
         _resolve_type(application, document_type)
     req = Requirement.objects.create(application=application, text=text.strip(), document_type=document_type,
                                      due_date=due_date, created_by=actor)
-    _transition(application, ApplicationStatus.REQUIREMENT, actor=actor, reason=req.text, action="requirement_raised",
+    reason = req.text + (f" (documento: {document_label(application, document_type)})" if document_type else "")
+    _transition(application, ApplicationStatus.REQUIREMENT, actor=actor, reason=reason, action="requirement_raised",
                 data={"requirement": req.pk, "document_type": document_type})
     return req
 
 
 @transaction.atomic
-def inspection_schedule(*, actor, application: Application, scheduled_for: datetime, agent) -> Inspection:
+def inspection_schedule(*, actor, application: Application, scheduled_for: datetime, agent,
+                        location: str = "") -> Inspection:
     application = _lock(application)
     if agent is None or not has_role(agent, Role.AGENT):
         raise ValidationError({"agent": ["Escolha um agente de fiscalização."]})
+    location = (location or "").strip()[:200]
     inspection = Inspection.objects.create(application=application, scheduled_for=scheduled_for, agent=agent,
-                                           scheduled_by=actor)
+                                           scheduled_by=actor, location=location)
     when = timezone.localtime(scheduled_for, regulation.current().tz)
+    where = f", local: {location}" if location else ""
     _transition(application, ApplicationStatus.INSPECTION_SCHEDULED, actor=actor,
-                reason=f"Vistoria agendada para {when:%d/%m/%Y às %H:%M}", action="inspection_scheduled",
+                reason=f"Vistoria agendada para {when:%d/%m/%Y às %H:%M}{where}", action="inspection_scheduled",
                 data={"inspection": inspection.pk, "agent": agent.pk})
     return inspection
 

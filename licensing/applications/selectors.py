@@ -155,6 +155,18 @@ def required_documents(application: Application, auxiliaries: list | None = None
     return out
 
 
+def document_label(application: Application, code: str, items: list[RequiredDocument] | None = None) -> str:
+    """The checklist label of an upload's type ("cnh_ear:aux1" -> "CNH com EAR — condutor auxiliar 1: …"),
+    for notices and histories; a code no longer in the checklist still gets the pack's label."""
+    for item in items if items is not None else required_documents(application):
+        if item.code == code:
+            return item.label
+    base, _, suffix = (code or "").partition(":")
+    labels = {d["code"]: d["label"] for d in regulation.current().data.get("documents", [])}
+    label = labels.get(base, base.replace("_", " "))
+    return f"{label} — condutor auxiliar {suffix[3:]}" if suffix.startswith("aux") else label
+
+
 def _applies_to_holder_type(item: dict) -> bool:
     """Items marked for a kind of holder (pf / pj) apply only to it; applicants here are natural persons."""
     kinds = item.get("holder_types")
@@ -190,3 +202,33 @@ def approval_blockers(application: Application) -> list[str]:
     elif not inspection.approved:
         out.append("A vistoria do veículo foi reprovada.")
     return out
+
+
+# --- plate conflicts --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlateConflict:
+    """Other people's claims on the plate an application declares: their open applications and a
+    grant in force. Vehicle rows are one per (plate, owner), so a second declaration never
+    overwrites the first; the clerk settles which is true against the CRLV."""
+
+    plate: str
+    applications: list  # Application, oldest first
+    grant: Authorization | None
+
+    def __bool__(self) -> bool:
+        return bool(self.applications) or self.grant is not None
+
+
+def plate_conflict(application: Application) -> PlateConflict | None:
+    if application.vehicle_id is None:
+        return None
+    plate = application.vehicle.plate
+    others = list(Application.objects.filter(vehicle__plate=plate, status__in=OPEN_APPLICATION_STATUSES)
+                  .exclude(applicant_id=application.applicant_id).select_related("applicant", "vehicle")
+                  .order_by("submitted_at", "id"))
+    grant = (Authorization.objects.filter(vehicle__plate=plate, status__in=CURRENT_STATUSES)
+             .exclude(holder_id=application.applicant_id).select_related("holder").first())
+    found = PlateConflict(application.vehicle.display_plate, others, grant)
+    return found if found else None

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from fleet import rules as fleet_rules
 from fleet.models import Vehicle, VehicleKind
+from fleet.services import save_own_vehicle
 from licensing.applications import rules
 from licensing.applications.calls import open_call_for, regular_window
 from licensing.applications.models import (
@@ -47,7 +48,11 @@ from licensing.grants.models import (
     GrantLock,
 )
 from licensing.grants.selectors import active_bar
-from licensing.grants.services import authorization_issue, authorization_set_status
+from licensing.grants.services import (
+    authorization_issue,
+    authorization_set_status,
+    vehicle_bond_basis,
+)
 from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
@@ -55,7 +60,13 @@ from portal.notifications import notify
 from portal.numbering import protocol_number
 from portal.roles import Role
 from portal.uploads import validate_upload
-from portal.validators import normalize_cpf, normalize_plate, only_digits, validate_cpf
+from portal.validators import (
+    driver_dates_errors,
+    normalize_cpf,
+    normalize_plate,
+    only_digits,
+    validate_cpf,
+)
 
 # --- entry rules ----------------------------------------------------------------------------------
 
@@ -63,9 +74,9 @@ from portal.validators import normalize_cpf, normalize_plate, only_digits, valid
 def _person_rules(pack, modality: str, today: date, *, birth_date, category, first_issued, ear, prefix: str,
                   person: str = "") -> list[RuleViolation]:
     out = []
-    if birth_date is not None or not person:
-        out += rules.driver_age(birth_date, today, pack.param("driver.min_age", modality),
-                                field=f"{prefix}birth_date" if person else "birth_date", person=person)
+    # the auxiliary meets the holder's requirements, age included (an unknown birth date is asked)
+    out += rules.driver_age(birth_date, today, pack.param("driver.min_age", modality),
+                            field=f"{prefix}birth_date" if person else "birth_date", person=person)
     out += rules.cnh_category(category, pack.param("driver.cnh_categories", modality), field=f"{prefix}cnh_category",
                               person=person)
     out += rules.cnh_years(first_issued, today, pack.param("driver.cnh_min_years", modality),
@@ -76,21 +87,14 @@ def _person_rules(pack, modality: str, today: date, *, birth_date, category, fir
 
 
 def _vehicle_rules(pack, modality: str, today: date, vehicle: dict) -> list[RuleViolation]:
-    out = fleet_rules.vehicle_age(vehicle.get("manufacture_year"), vehicle.get("first_registration_date"), today,
-                            pack.param("vehicle.age_basis", modality), pack.param("vehicle.max_age_years", modality))
-    out += fleet_rules.vehicle_doors(vehicle.get("doors"), pack.param("vehicle.min_doors", modality))
-    out += fleet_rules.vehicle_seats(vehicle.get("seats"), pack.param("vehicle.min_seats", modality),
-                               pack.param("vehicle.max_seats", modality))
-    out += fleet_rules.vehicle_engine(vehicle.get("engine_cc"), pack.param("vehicle.min_engine_cc", modality))
-    out += fleet_rules.vehicle_color(vehicle.get("color", ""), pack.param("vehicle.colors", modality))
+    out = fleet_rules.vehicle_violations(vehicle, today, fleet_rules.vehicle_params(pack, modality))
     plate = normalize_plate(vehicle.get("plate", ""))
     if plate:
         taken = Authorization.objects.filter(vehicle__plate=plate, status__in=CURRENT_STATUSES)
         taken = taken.exclude(holder=vehicle.get("_applicant")) if vehicle.get("_renewal") else taken
         if taken.exists():
             out.append(RuleViolation("vehicle.in_service", "Este veículo já está vinculado a uma outorga vigente.",
-                                     pack.basis("grant.max_per_holder", modality) or pack.act("authorization").get(
-                                         "legal_basis", ""), field="vehicle.plate"))
+                                     vehicle_bond_basis(pack, modality), field="vehicle.plate"))
     return out
 
 
@@ -189,13 +193,15 @@ def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant, driver
         year = vehicle.get("manufacture_year")
         if year is not None and int(year) > today.year:
             errors["vehicle.manufacture_year"] = [f"O ano de fabricação ({year}) não pode ser posterior ao ano atual."]
-    if driver is not None:
-        _not_in_future(errors, "driver.cnh_first_issued", driver.get("cnh_first_issued"), today,
-                       "da primeira habilitação")
+    if driver is not None:  # the holder's dates: the account's birth date and the CNH
+        errors.update(driver_dates_errors(birth_date=applicant.birth_date, cnh_first_issued=driver.get("cnh_first_issued"),
+                                          today=today, birth_field="birth_date", cnh_field="driver.cnh_first_issued"))
     seen = {only_digits(applicant.cpf or "")}
     for i, aux in enumerate(auxiliaries, start=1):
-        _not_in_future(errors, f"auxiliary_drivers.{i}.cnh_first_issued", aux.get("cnh_first_issued"), today,
-                       "da primeira habilitação")
+        errors.update(driver_dates_errors(birth_date=aux.get("birth_date"), cnh_first_issued=aux.get("cnh_first_issued"),
+                                          today=today, birth_field=f"auxiliary_drivers.{i}.birth_date",
+                                          cnh_field=f"auxiliary_drivers.{i}.cnh_first_issued",
+                                          person=f"condutor auxiliar {i}"))
         cpf = normalize_cpf(aux.get("cpf", ""))
         try:
             validate_cpf(cpf)
@@ -206,32 +212,25 @@ def _check_data(vehicle: dict | None, auxiliaries: list[dict], applicant, driver
             errors[f"auxiliary_drivers.{i}.cpf"] = ["CPF repetido: o titular e cada auxiliar são pessoas diferentes."]
         seen.add(cpf)
     if vehicle is not None and vehicle.get("plate"):
-        existing = Vehicle.objects.filter(plate=normalize_plate(vehicle["plate"])).first()
-        if existing is not None and existing.owner_id not in (None, applicant.pk) and existing.authorizations.filter(
-                status__in=CURRENT_STATUSES).exists():
+        if Authorization.objects.filter(vehicle__plate=normalize_plate(vehicle["plate"]),
+                                        status__in=CURRENT_STATUSES).exclude(holder=applicant).exists():
             errors["vehicle.plate"] = ["Este veículo está cadastrado e autorizado para outra pessoa."]
     if errors:
         raise ValidationError(errors)
 
 
 def _save_vehicle(applicant, modality: str, data: dict) -> Vehicle:
-    plate = normalize_plate(data["plate"])
+    """The applicant's own row for the declared plate, created or updated with what they declared.
+    Another person's declaration of the same plate (their pending application, their row) is
+    never touched: both rows stand, the clerk's page shows the conflict, and the CRLV settles it
+    (approval refuses a plate while another person holds a grant in force on it)."""
     fields = {k: data.get(k) for k in ("renavam", "make", "model", "color", "manufacture_year",
                                        "first_registration_date", "doors", "seats", "engine_cc")}
     fields["renavam"] = only_digits(fields["renavam"] or "").zfill(11)
     fields["kind"] = VehicleKind.MOTORCYCLE if modality == "mototaxi" else VehicleKind.CAR
     if data.get("registration_category"):
         fields["registration_category"] = data["registration_category"]
-    vehicle = Vehicle.objects.select_for_update().filter(plate=plate).first()
-    if vehicle is None:
-        vehicle = Vehicle(plate=plate, owner=applicant)
-    elif vehicle.authorizations.filter(status__in=CURRENT_STATUSES).exclude(holder=applicant).exists():
-        return vehicle  # never rewrite a vehicle in service for someone else (rule already refused)
-    for name, value in fields.items():
-        setattr(vehicle, name, value)
-    vehicle.owner = applicant
-    vehicle.full_clean(validate_unique=False)
-    vehicle.save()
+    vehicle, _ = save_own_vehicle(owner=applicant, plate=normalize_plate(data["plate"]), fields=fields)
     return vehicle
 
 
@@ -326,8 +325,29 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
         setattr(application, name, value)
     if auxiliaries is not None:
         _save_auxiliaries(application, auxiliaries)
+    if step in (application.typed or {}):
+        application.typed = {k: v for k, v in application.typed.items() if k != step}  # judged now
     application.save()
     audit_log(actor=actor, obj=application, action="application_draft_saved", data={"step": step})
+    return application
+
+
+TYPED_MAX_CHARS = 300  # per field: more than any field of the wizard takes
+
+
+@transaction.atomic
+def application_keep_typed(*, actor, application: Application, step: str, values: dict[str, str]) -> Application:
+    """"Salvar e continuar depois" on a step that is not complete or not valid yet: keep what
+    was typed, as typed, without judging it (the step is judged when it is continued, and the
+    draft cannot be protocolled while a step holds unjudged values)."""
+    application = Application.objects.select_for_update().get(pk=application.pk)
+    if application.status != ApplicationStatus.DRAFT:
+        raise InvalidTransition("Só é possível alterar um requerimento em rascunho.")
+    kept = {str(k): str(v)[:TYPED_MAX_CHARS] for k, v in values.items() if str(v).strip()}
+    application.typed = {**(application.typed or {}), step: kept}
+    application.save(update_fields=["typed", "updated_at"])
+    audit_log(actor=actor, obj=application, action="application_draft_saved",
+              data={"step": step, "unjudged_fields": sorted(kept)})
     return application
 
 
@@ -339,7 +359,7 @@ def _status_link(application: Application) -> str:
 
 
 def _transition(application: Application, to: str, *, actor, reason: str = "", action: str = "application_status",
-                data: dict | None = None) -> None:
+                data: dict | None = None, notice: tuple[str, str] | None = None) -> None:
     """Move a locked application to ``to`` (checked against APPLICATION_TRANSITIONS), audit and notify."""
     before = application.status
     if to not in APPLICATION_TRANSITIONS.get(before, set()):
@@ -353,8 +373,11 @@ def _transition(application: Application, to: str, *, actor, reason: str = "", a
     body = f"Seu requerimento {application.protocol or ''} passou para: {label}."
     if reason:
         body += f"\nMotivo: {reason}"
+    link = _status_link(application)
+    if notice is not None:  # a decision names what it issued and links to it
+        body, link = notice
     notify(recipient=application.applicant, subject=f"Requerimento {application.protocol or ''}: {label}".replace("  ", " "),
-           body=body, link=_status_link(application))
+           body=body, link=link)
 
 
 def _lock(application: Application) -> Application:
@@ -377,7 +400,7 @@ def document_upload(*, actor, application: Application, doc_type: str, file) -> 
         raise InvalidTransition(f"O requerimento está {application.get_status_display()}: não recebe mais documentos.")
     item = _resolve_type(application, doc_type)
     try:
-        mime = validate_upload(file)
+        mime = validate_upload(file, label=item.label)  # the refusal names the checklist item
     except ValidationError as exc:
         raise ValidationError({"file": exc.messages}) from exc
     previous = application.documents.filter(type=item.code, superseded_by__isnull=True).first()
@@ -417,6 +440,11 @@ def application_submit(*, actor, application: Application) -> Application:
         errors["vehicle"] = ["Informe os dados do veículo."]
     if not application.cnh_category:
         errors["driver"] = ["Informe os dados da sua CNH."]
+    for step, label in (("vehicle", "veículo"), ("driver", "condutor"), ("auxiliaries", "auxiliares")):
+        if (application.typed or {}).get(step):
+            errors.setdefault(step, []).append(
+                f"A etapa “{label}” tem dados salvos para continuar depois e ainda não conferidos: "
+                "abra a etapa e use “Salvar e continuar”.")
     if errors:
         raise ValidationError(errors)
     auxiliaries = list(application.auxiliaries.all())
@@ -521,8 +549,13 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     application.decided_at = timezone.now()
     application.decided_by = actor
     application.decision_reason = "Deferido"
+    docs = "".join(f"; {a.doc_name} nº {a.number}" for a in alvaras)
+    notice = (f"Seu requerimento {application.protocol} foi deferido: {authorization.act_name} nº "
+              f"{authorization.number}, válida até {authorization.valid_until:%d/%m/%Y}{docs}. "
+              "O ato em PDF está no link abaixo; os alvarás, na página do requerimento.",
+              reverse("api-authorization-act-pdf", kwargs={"pk": authorization.pk}))
     _transition(application, ApplicationStatus.APPROVED, actor=actor, reason="Requerimento deferido",
-                data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]})
+                data={"authorization": authorization.number, "alvaras": [a.number for a in alvaras]}, notice=notice)
     return authorization, alvaras
 
 

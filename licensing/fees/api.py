@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,8 +14,10 @@ from licensing.fees import services as svc
 from licensing.fees.models import Fee, PaymentImport
 from licensing.grants import selectors as grants_selectors
 from licensing.grants.models import Authorization
+from licensing.requests import api_responses as R
 from licensing.requests.api import Pagination, SeesFees, _money
 from portal.api import IsClerk
+from portal.schema import pdf
 
 
 def fee_json(fee: Fee) -> dict:
@@ -35,6 +37,7 @@ class FeeListView(APIView):
 
     permission_classes = [SeesFees]
 
+    @extend_schema(parameters=[OpenApiParameter("status", str), OpenApiParameter("kind", str), OpenApiParameter("q", str), OpenApiParameter("page", int)], responses=R.FEE_PAGE)
     def get(self, request):
         if grants_selectors.is_desk(request.user):
             qs = sel.fees_for_desk(status=request.query_params.get("status", ""),
@@ -49,6 +52,7 @@ class FeeListView(APIView):
 class FeeDetailView(APIView):
     permission_classes = [SeesFees]
 
+    @extend_schema(responses=R.FEE_DETAIL)
     def get(self, request, pk: int):
         from licensing.fees.documents import fee_barcode, fee_pix
 
@@ -70,7 +74,7 @@ class FeePayView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=PaySerializer)
+    @extend_schema(request=PaySerializer, responses=R.FEE)
     def post(self, request, pk: int):
         fee = get_object_or_404(Fee, pk=pk)
         serializer = PaySerializer(data=request.data)
@@ -85,6 +89,7 @@ class FeeDamView(APIView):
 
     permission_classes = [SeesFees]
 
+    @extend_schema(responses=pdf("O DAM em PDF, com código de barras e Pix."))
     def get(self, request, pk: int):
         from licensing.fees.documents import render_dam
 
@@ -103,7 +108,7 @@ class TffIssueView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=TffSerializer)
+    @extend_schema(request=TffSerializer, responses={201: R.FEE})
     def post(self, request, pk: int):
         auth = get_object_or_404(Authorization.objects.select_related("holder"), pk=pk)
         serializer = TffSerializer(data=request.data)
@@ -118,6 +123,7 @@ class BankReturnView(APIView):
 
     permission_classes = [IsClerk]
 
+    @extend_schema(request={"multipart/form-data": R.BANK_RETURN_UPLOAD}, responses=R.BANK_RETURN)
     def post(self, request):
         from licensing.fees import reconciliation
 

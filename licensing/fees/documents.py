@@ -9,7 +9,7 @@ from django.conf import settings
 from licensing.fees.models import Fee, FeeStatus
 from portal import regulation
 from portal.febraban import BarcodeError, barcode_svg, dam_code
-from portal.pdf import qr_svg_data_uri, render_pdf
+from portal.pdf import qr_png_data_uri, render_pdf
 from portal.pix import PixError, brcode_payload
 
 
@@ -36,7 +36,7 @@ def fee_pix(fee: Fee, pack=None) -> dict:
                                  amount=fee.amount, txid=dam_reference(fee))
     except PixError as exc:
         return {"error": str(exc)}
-    return {"payload": payload, "qr": qr_svg_data_uri(payload), "key": receiver["key"],
+    return {"payload": payload, "qr": qr_png_data_uri(payload), "key": receiver["key"],
             "is_example": receiver["is_example"]}
 
 

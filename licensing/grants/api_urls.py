@@ -1,4 +1,4 @@
-"""API v1 URLs of grants: the act and alvará PDFs (included under /api/v1/ through licensing/api_urls.py)."""
+"""API v1 URLs of grants: the act, amendment and alvará PDFs (included under /api/v1/ through licensing/api_urls.py)."""
 
 from django.urls import path
 
@@ -7,4 +7,5 @@ from licensing.grants import api
 urlpatterns = [
     path("authorizations/<int:pk>/act.pdf", api.AuthorizationPdfView.as_view(), name="api-authorization-act-pdf"),
     path("alvaras/<int:pk>/pdf", api.AlvaraPdfView.as_view(), name="api-alvara-pdf"),
+    path("amendments/<int:pk>/pdf", api.AmendmentPdfView.as_view(), name="api-amendment-pdf"),
 ]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from licensing.grants.models import Alvara, Authorization
+from licensing.grants.models import Alvara, Amendment, Authorization
 from portal import regulation
 from portal.issued import frozen_pdf
-from portal.pdf import qr_svg_data_uri, render_pdf, verification_url
+from portal.pdf import qr_png_data_uri, render_pdf, verification_url
 from portal.signing import DEMO_MARK, signing_identity
 from portal.validators import format_cpf, mask_cpf
 
@@ -27,7 +27,7 @@ def _base(pack, *, title: str, number: str = "", legal_basis: str = "", code: st
            "legal_basis": legal_basis, "generated_at": timezone.localtime(timezone.now(), pack.tz)}
     if code:
         url = verification_url(code)
-        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_svg_data_uri(url)})
+        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_png_data_uri(url)})
     return ctx
 
 
@@ -82,6 +82,17 @@ def alvara_pdf(alvara: Alvara) -> bytes:
     ).pdf
 
 
+def amendment_pdf(amendment: Amendment) -> bytes:
+    """The act of amendment as issued: rendered and signed once, then the same bytes forever."""
+    pack = regulation.current()
+    return frozen_pdf(
+        amendment, kind="amendment", render=lambda: _render_amendment(amendment), number=amendment.number,
+        verification_code=amendment.verification_code,
+        reason=f"{amendment.act_name} nº {amendment.number} à {amendment.authorization.act_name} "
+               f"nº {amendment.authorization.number}", location=_location(pack),
+    ).pdf
+
+
 def freeze_grant_documents(authorization: Authorization) -> None:
     """Store the act and every alvará of the grant that is not stored yet, as they stand now."""
     authorization_pdf(authorization)
@@ -118,3 +129,16 @@ def _render_alvara(alvara: Alvara) -> bytes:
                 "issued_date": _long_date(timezone.localtime(alvara.issued_at, pack.tz))})
     ctx["signature_note"] = _signature_note()
     return render_pdf("licensing/grants/pdf/alvara.html", ctx)
+
+
+def _render_amendment(amendment: Amendment) -> bytes:
+    pack = regulation.current()
+    amended = amendment.authorization
+    ctx = _base(pack, title=amendment.act_name, number=amendment.number, legal_basis=amendment.legal_basis,
+                code=amendment.verification_code)
+    ctx.update({"obj": amendment, "amended": amended, "amended_article": _article(amended.act_name),
+                "amended_date": _long_date(timezone.localtime(amended.issued_at, pack.tz)),
+                "modality_label": pack.modality_label(amended.modality),
+                "issued_date": _long_date(timezone.localtime(amendment.issued_at, pack.tz))})
+    ctx["signature_note"] = _signature_note()
+    return render_pdf("licensing/grants/pdf/amendment.html", ctx)

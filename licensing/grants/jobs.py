@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -28,7 +28,7 @@ from licensing.grants.models import (
     AuthorizationStatus,
 )
 from licensing.grants.rules import (
-    reached_max_age,
+    over_max_age,
     reminder_threshold,
 )
 from licensing.grants.selectors import (
@@ -457,27 +457,32 @@ def send_renewal_reminders(today: date | None = None) -> int:
 
 
 def check_vehicle_ages(today: date | None = None) -> int:
-    """Notice to substitute each vehicle of a current grant that reached the maximum age,
-    once per vehicle per year. Returns how many notices were recorded."""
+    """Notice to substitute each vehicle of a current grant past the maximum age, once per
+    vehicle per year. Returns how many notices were recorded.
+
+    The same age test as every door (fleet.rules.over_max_age): a vehicle the entry rule
+    accepts today is never ordered replaced today."""
     pack = regulation.current()
     today = today or pack.today()
     link = _dashboard()
     created = 0
-    queryset = aged_vehicles_queryset(today)
+    queryset = aged_vehicles_queryset(today, over_only=True)
     items = describe_aged(queryset.iterator(chunk_size=2000), today)
     for start in range(0, len(items), CHUNK):
         notices = []
         for item in items[start : start + CHUNK]:
             auth, vehicle = item.authorization, item.vehicle
-            if not reached_max_age(item.age, item.max_age):
+            if not over_max_age(item.age, item.max_age):
                 continue
             counted = "do primeiro licenciamento (CRLV)" if item.basis == "first_registration" else "do ano de fabricação"
             notices.append(Notice(
                 recipient_id=auth.holder_id,
                 subject=f"Veículo {vehicle.display_plate}: substituição por idade máxima",
                 body=(f"O veículo {vehicle.display_plate} ({vehicle.make} {vehicle.model}) da {auth.act_name} "
-                      f"nº {auth.number} tem {item.age} ano(s), contados a partir {counted}, e atingiu a "
-                      f"idade máxima de {item.max_age} anos ({item.legal_basis}). Peça a substituição do "
+                      f"nº {auth.number} tem {item.age} ano(s), contados a partir {counted}, e passou da "
+                      f"idade máxima de {item.max_age} anos ({item.legal_basis})"
+                      + (f" em {item.substitute_by + timedelta(days=1):%d/%m/%Y}" if item.substitute_by else "")
+                      + ". Peça a substituição do "
                       "veículo no portal: a falta de substituição tempestiva sujeita a autorização às "
                       "penalidades da lei."),
                 dedup_key=f"vehicle-age:{vehicle.pk}:{today.year}",

@@ -193,3 +193,52 @@ class GrantLock(models.Model):
 
     def __str__(self) -> str:
         return self.modality
+
+
+class AmendmentKind(models.TextChoices):
+    SUBSTITUTION = "substitution", "substituição de veículo"
+    AUXILIARY_ADD = "auxiliary_add", "inclusão de condutor auxiliar"
+    AUXILIARY_REMOVE = "auxiliary_remove", "exclusão de condutor auxiliar"
+    TRANSFER = "transfer", "transferência"
+    SUSPENSION = "suspension", "suspensão"
+    CASSATION = "cassation", "cassação"
+    RESTORATION = "restoration", "restabelecimento (cassação reformada)"
+
+
+class Amendment(models.Model):
+    """An act of amendment (the pack's apostila or portaria de alteração) to a grant act.
+
+    The grant act stays as it was issued; every later change to what it certifies (vehicle,
+    drivers, holder, status) is a new act with its own number and verification code, citing the
+    act it amends, frozen and signed like the act. Never edited or deleted.
+    """
+
+    number = models.CharField("número", max_length=12, unique=True)
+    act_name = models.CharField("ato", max_length=80)
+    kind = models.CharField("alteração", max_length=20, choices=AmendmentKind.choices)
+    authorization = models.ForeignKey(
+        Authorization, on_delete=models.PROTECT, related_name="amendments", verbose_name="ato alterado",
+    )
+    changes = models.JSONField("o que mudou", default=list,
+                               help_text="[{label, before, after}] — o que o ato altera, em palavras.")
+    reason = models.TextField("motivo")
+    source = models.CharField("origem", max_length=100, blank=True, help_text="Pedido ou auto que o motivou.")
+    legal_basis = models.CharField("base legal", max_length=300)
+    alvara = models.ForeignKey(
+        Alvara, null=True, blank=True, on_delete=models.PROTECT, related_name="amendments",
+        verbose_name="alvará emitido com a alteração",
+    )
+    verification_code = models.CharField("código de verificação", max_length=14, unique=True)
+    issued_at = models.DateTimeField("emitido em", default=timezone.now)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="emitido por",
+    )
+
+    class Meta:
+        verbose_name = "ato de alteração"
+        verbose_name_plural = "atos de alteração"
+        ordering = ["issued_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.act_name} nº {self.number}"

@@ -7,6 +7,8 @@ import calendar
 from collections.abc import Iterable
 from datetime import date
 
+from fleet import rules as fleet_rules
+
 
 def add_years(day: date, years: int) -> date:
     """Same calendar day ``years`` later (29 Feb → 28 Feb)."""
@@ -36,10 +38,10 @@ def is_expired(valid_until: date, today: date) -> bool:
     return valid_until < today
 
 
-def reached_max_age(age: int, max_age: int) -> bool:
-    """"Atingir a idade máxima" (the law's wording for the substitution duty): an age equal to
-    the pack's ``vehicle.max_age_years`` or more."""
-    return age >= max_age
+# "Atingir a idade máxima" and "acima da idade máxima" are the vehicle rules' (fleet.rules), so
+# that the job and every door read the maximum age the same way.
+reached_max_age = fleet_rules.reached_max_age
+over_max_age = fleet_rules.over_max_age
 
 
 def reminder_threshold(days_left: int, reminder_days: Iterable[int]) -> int | None:

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from fleet.rules import vehicle_age_years
+from fleet.rules import admissible_until, over_max_age, vehicle_age_years
 from licensing.grants.models import (
     CURRENT_STATUSES,
     Alvara,
+    AlvaraStatus,
     Authorization,
+    AuthorizationStatus,
     GrantBar,
 )
 from licensing.grants.rules import add_years, slots_for
@@ -38,6 +40,19 @@ def latest_authorization_for_plate(plate: str) -> Authorization | None:
         .order_by("-issued_at", "-id")
         .first()
     )
+
+
+def authorization_for_plate_at(plate: str, at: datetime, on: date) -> Authorization | None:
+    """The grant that held the plate at the moment ``at`` (local date ``on``): within its term
+    and in force then — still current, or ended (cancelled, expired, cassada...) only after
+    ``at``. Without one, the latest grant on the plate whose term had begun by then (an expired
+    or ended grant whose holder kept the vehicle on the street). Several people may have declared
+    the plate (one vehicle row each); only a grant says whose vehicle it is."""
+    begun = Authorization.objects.select_related("holder", "vehicle").filter(
+        vehicle__plate=normalize_plate(plate), valid_from__lte=on).order_by("-valid_from", "-issued_at", "-id")
+    in_force = begun.filter(valid_until__gte=on).filter(
+        Q(status__in=CURRENT_STATUSES) | Q(status_changed_at__gt=at)).first()
+    return in_force or begun.first()
 
 
 def current_alvaras(authorization: Authorization):
@@ -134,11 +149,19 @@ class AgedVehicle:
 
     @property
     def over(self) -> bool:
-        return self.age > self.max_age
+        """Past the maximum age: refused at every door, the job orders its replacement."""
+        return over_max_age(self.age, self.max_age)
+
+    @property
+    def substitute_by(self) -> date | None:
+        """Last day the vehicle is admissible (a timely substitution is made by then)."""
+        v = self.vehicle
+        return admissible_until(self.basis, v.manufacture_year, v.first_registration_date, self.max_age)
 
 
-def _age_filter(pack, today: date) -> Q | None:
-    """Current grants whose vehicle reached the pack's maximum age (one Q per modality)."""
+def _age_filter(pack, today: date, *, over_only: bool = False) -> Q | None:
+    """Current grants whose vehicle reached the pack's maximum age (one Q per modality); with
+    ``over_only``, those past it (what the entry rule refuses: fleet.rules.over_max_age)."""
     clauses = Q()
     any_rule = False
     for modality in pack.modalities:
@@ -147,9 +170,10 @@ def _age_filter(pack, today: date) -> Q | None:
             continue
         any_rule = True
         basis = pack.value("vehicle.age_basis", modality, default="manufacture_year")
-        by_year = Q(vehicle__manufacture_year__lte=today.year - int(max_age))
+        limit = int(max_age) + (1 if over_only else 0)
+        by_year = Q(vehicle__manufacture_year__lte=today.year - limit)
         if basis == "first_registration":
-            cutoff = add_years(today, -int(max_age))
+            cutoff = add_years(today, -limit)
             by_basis = Q(vehicle__first_registration_date__lte=cutoff) | (
                 Q(vehicle__first_registration_date__isnull=True) & by_year
             )
@@ -159,11 +183,12 @@ def _age_filter(pack, today: date) -> Q | None:
     return clauses if any_rule else None
 
 
-def aged_vehicles_queryset(today: date | None = None):
-    """Current grants whose vehicle must be substituted (for the clerk's list)."""
+def aged_vehicles_queryset(today: date | None = None, *, over_only: bool = False):
+    """Current grants whose vehicle reached the maximum age (the clerk's list: substitution
+    due by ``substitute_by``); with ``over_only``, those past it (the job's orders)."""
     pack = regulation.current()
     today = today or pack.today()
-    condition = _age_filter(pack, today)
+    condition = _age_filter(pack, today, over_only=over_only)
     qs = Authorization.objects.select_related("vehicle", "holder").filter(
         status__in=CURRENT_STATUSES, vehicle__isnull=False
     )
@@ -211,3 +236,52 @@ def quota_states() -> list[QuotaState]:
         out.append(QuotaState(modality, pack.modality_label(modality), pack.population, slots,
                               count_current_grants(modality), basis))
     return out
+
+
+# --- the chain of acts of a grant ----------------------------------------------------------------
+@dataclass(frozen=True)
+class ChainLink:
+    """One issued document of a grant: the act, an act of amendment or an alvará."""
+
+    kind: str  # "authorization" | "amendment" | "alvara"
+    document: str
+    number: str
+    issued_at: object
+    what: str
+    status: str
+    in_force: bool
+    pdf_url: str
+
+
+def _grant_status_words(auth: Authorization) -> tuple[str, bool]:
+    if auth.status == AuthorizationStatus.ACTIVE:
+        return "em vigor", True
+    if auth.status == AuthorizationStatus.SUSPENDED:
+        return "em vigor (suspensa)", True
+    return auth.get_status_display(), False
+
+
+def act_chain(authorization: Authorization) -> list[ChainLink]:
+    """The act, each act of amendment and each alvará of the grant, oldest first, each with what it
+    did and whether it is in force (an issued document is never edited: changes are new links)."""
+    from django.urls import reverse
+
+    status, current = _grant_status_words(authorization)
+    links = [ChainLink("authorization", authorization.act_name, authorization.number, authorization.issued_at,
+                       f"Outorga ({authorization.get_modality_display()}, de {authorization.valid_from:%d/%m/%Y} "
+                       f"a {authorization.valid_until:%d/%m/%Y})", status, current,
+                       reverse("api-authorization-act-pdf", args=[authorization.pk]))]
+    for a in authorization.amendments.order_by("issued_at", "id"):
+        changes = "; ".join(f"{c['label']}: {c.get('before') or '—'} → {c.get('after') or '—'}" for c in a.changes)
+        links.append(ChainLink("amendment", a.act_name, a.number, a.issued_at,
+                               f"{a.get_kind_display().capitalize()}" + (f" — {changes}" if changes else ""),
+                               status, current, reverse("api-amendment-pdf", args=[a.pk])))
+    for al in authorization.alvaras.select_related("person", "supersedes").order_by("issued_at", "id"):
+        what = f"{'Condutor auxiliar' if al.is_auxiliary else 'Titular'}: {al.person.display_name}"
+        if al.supersedes_id:
+            what += f"; substitui o nº {al.supersedes.number}"
+        in_force = al.status == AlvaraStatus.ACTIVE and current
+        words = "em vigor" if in_force else al.get_status_display()
+        links.append(ChainLink("alvara", al.doc_name, al.number, al.issued_at, what, words, in_force,
+                               reverse("api-alvara-pdf", args=[al.pk])))
+    return sorted(links, key=lambda link: link.issued_at)

@@ -7,11 +7,15 @@ from datetime import date, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from fleet import rules as fleet_rules
 from licensing.grants.models import (
     ALVARA_TRANSITIONS,
     AUTHORIZATION_TRANSITIONS,
+    CURRENT_STATUSES,
     Alvara,
     AlvaraStatus,
+    Amendment,
+    AmendmentKind,
     Authorization,
     AuthorizationStatus,
     GrantBar,
@@ -38,6 +42,30 @@ def _alvara_validity(pack, valid_from: date, grant_until: date, modality: str) -
     return min(add_years(valid_from, int(years)) - timedelta(days=1), grant_until)
 
 
+def vehicle_bond_basis(pack, modality: str) -> str:
+    """The article that binds a grant to one vehicle of its holder (one grant per person, on a
+    vehicle of their own), else the grant act's basis."""
+    return pack.basis("grant.max_per_holder", modality) or pack.act("authorization").get("legal_basis", "")
+
+
+def ensure_plate_free(*, vehicle, holder, modality: str) -> None:
+    """Refuse (409) a grant on ``vehicle``'s plate while another person holds a grant in force on
+    that plate. Locks every vehicle row with the plate first, so that two grants on one plate,
+    decided at the same moment for two people, are decided one after the other: the second sees
+    the first (fleet.rules.plate_in_service)."""
+    if vehicle is None:
+        return
+    from fleet.models import Vehicle
+
+    list(Vehicle.objects.select_for_update().filter(plate=vehicle.plate).order_by("pk").values_list("pk", flat=True))
+    held = (Authorization.objects.filter(vehicle__plate=vehicle.plate, status__in=CURRENT_STATUSES)
+            .exclude(holder=holder).exists())
+    violations = fleet_rules.plate_in_service(vehicle.display_plate, held,
+                                              vehicle_bond_basis(regulation.current(), modality))
+    if violations:
+        raise violations[0]
+
+
 @transaction.atomic
 def authorization_issue(
     *, actor, holder, vehicle, modality: str, valid_from: date | None = None,
@@ -51,6 +79,7 @@ def authorization_issue(
     valid_until = valid_until or add_years(valid_from, years) - timedelta(days=1)
     act = pack.act("authorization")
     year = valid_from.year
+    ensure_plate_free(vehicle=vehicle, holder=holder, modality=modality)
     authorization = Authorization.objects.create(
         number=document_number("authorization", year),
         act_name=act.get("name", "Autorização"),
@@ -109,6 +138,70 @@ def alvara_issue(*, actor, authorization: Authorization, person, is_auxiliary: b
     return alvara
 
 
+def amendment_act(pack) -> tuple[str, str]:
+    """(name, legal basis) of the pack's act of amendment; a pack that names none amends by a
+    "Termo de Alteração" on the grant act's own basis."""
+    param = pack.param("amendment.act_name")
+    if param is not None and param.value:
+        return str(param.value), param.legal_basis
+    return "Termo de Alteração", pack.act("authorization").get("legal_basis", "")
+
+
+def vehicle_change(before, after) -> dict:
+    """The change of vehicle, in words and as data (the act it amends verifies as the car it named)."""
+    def describe(v) -> str:
+        return f"{v.display_plate} — {v.make} {v.model}, {v.color}, {v.manufacture_year}" if v else "—"
+
+    def data(v) -> dict | None:
+        return {"plate": v.display_plate, "make": v.make, "model": v.model, "color": v.color} if v else None
+
+    return {"label": "Veículo", "before": describe(before), "after": describe(after), "field": "vehicle",
+            "before_vehicle": data(before), "after_vehicle": data(after)}
+
+
+@transaction.atomic
+def amendment_issue(
+    *, actor, authorization: Authorization, kind: str, changes: list[dict], reason: str, source: str = "",
+    legal_basis: str = "", alvara: Alvara | None = None,
+) -> Amendment:
+    """Issue the act that amends ``authorization`` (its own number and code; the act it amends is
+    never reprinted). ``changes`` say what it alters, in words: [{label, before, after}]."""
+    pack = regulation.current()
+    # what the act certified is stored before the change takes effect (it is never re-rendered)
+    from licensing.grants.documents import authorization_pdf
+
+    authorization_pdf(authorization)
+    name, act_basis = amendment_act(pack)
+    basis = "; ".join(b for b in (act_basis, legal_basis) if b)[:300]
+    amendment = Amendment.objects.create(
+        number=document_number("amendment", pack.today().year), act_name=name, kind=kind,
+        authorization=authorization, changes=changes, reason=reason or AmendmentKind(kind).label,
+        source=source[:100], legal_basis=basis, alvara=alvara, verification_code=verification_code(),
+        issued_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    audit_log(actor=actor, obj=amendment, action="amendment_issued", reason=amendment.reason,
+              data={"number": amendment.number, "amends": authorization.number, "kind": kind,
+                    "changes": changes, "alvara": alvara.number if alvara else None})
+    freeze_on_commit(amendment, "amendment")
+    return amendment
+
+
+# Status changes that are acts of the authority (an amendment is issued for each).
+_AMENDING_STATUSES = {AuthorizationStatus.SUSPENDED: AmendmentKind.SUSPENSION,
+                      AuthorizationStatus.CASSADA: AmendmentKind.CASSATION}
+
+
+def _until_text(day: date | None) -> str:
+    return f"{day:%d/%m/%Y}" if day else "a regularização"
+
+
+def _source_of(data: dict | None) -> str:
+    data = data or {}
+    if data.get("infraction"):
+        return f"auto de infração nº {data['infraction']}"
+    return f"pedido {data['request']}" if data.get("request") else ""
+
+
 # What happens to the alvarás when the grant changes status.
 _ALVARA_FOLLOW = {
     AuthorizationStatus.SUSPENDED: AlvaraStatus.SUSPENDED,
@@ -132,6 +225,14 @@ def authorization_set_status(
             f"{AuthorizationStatus(to).label}."
         )
     before = locked.status
+    if before not in CURRENT_STATUSES and to in CURRENT_STATUSES:  # back in force: the plate must be free
+        ensure_plate_free(vehicle=locked.vehicle, holder=locked.holder, modality=locked.modality)
+    amends = _AMENDING_STATUSES.get(to)
+    if amends:
+        # the act and its alvarás are kept as they certified the grant before the penalty
+        from licensing.grants.documents import freeze_grant_documents
+
+        freeze_grant_documents(locked)
     locked.status = to
     locked.status_reason = reason
     locked.status_changed_at = timezone.now()
@@ -139,6 +240,15 @@ def authorization_set_status(
     locked.save(update_fields=["status", "status_reason", "status_changed_at", "suspended_until"])
     audit_log(actor=actor, obj=locked, action="authorization_status", from_state=before, to_state=to,
               reason=reason, data={**(data or {}), **({"suspended_until": suspended_until.isoformat()} if suspended_until else {})})
+    if amends:
+        after = AuthorizationStatus(to).label
+        if suspended_until:
+            after += f" até {suspended_until:%d/%m/%Y}"
+        elif to == AuthorizationStatus.SUSPENDED:
+            after += " até a regularização"
+        amendment_issue(actor=actor, authorization=locked, kind=amends, reason=reason,
+                        changes=[{"label": "Situação", "before": AuthorizationStatus(before).label, "after": after}],
+                        source=_source_of(data), legal_basis=(data or {}).get("legal_basis", ""))
     follow = _ALVARA_FOLLOW.get(to)
     if to == AuthorizationStatus.ACTIVE:
         for alvara in locked.alvaras.filter(status__in=[AlvaraStatus.SUSPENDED]):
@@ -167,6 +277,9 @@ def authorization_set_suspension_end(*, actor, authorization: Authorization, unt
               to_state=locked.status, reason=reason,
               data={**(data or {}), "suspended_until_before": before.isoformat() if before else None,
                     "suspended_until": until.isoformat() if until else None})
+    amendment_issue(actor=actor, authorization=locked, kind=AmendmentKind.SUSPENSION, reason=reason,
+                    changes=[{"label": "Suspensão até", "before": _until_text(before), "after": _until_text(until)}],
+                    source=_source_of(data), legal_basis=(data or {}).get("legal_basis", ""))
     authorization.refresh_from_db()
     return locked
 
@@ -220,12 +333,17 @@ def authorization_restore(*, actor, authorization: Authorization, reason: str) -
         raise InvalidTransition(f"A autorização nº {locked.number} não está cassada.")
     today = regulation.current().today()
     to = AuthorizationStatus.ACTIVE if locked.valid_until >= today else AuthorizationStatus.EXPIRED
+    if to == AuthorizationStatus.ACTIVE:
+        ensure_plate_free(vehicle=locked.vehicle, holder=locked.holder, modality=locked.modality)
     locked.status = to
     locked.status_reason = reason
     locked.status_changed_at = timezone.now()
     locked.save(update_fields=["status", "status_reason", "status_changed_at"])
     audit_log(actor=actor, obj=locked, action="authorization_status", from_state=AuthorizationStatus.CASSADA,
               to_state=to, reason=reason, data={"restored": True})
+    amendment_issue(actor=actor, authorization=locked, kind=AmendmentKind.RESTORATION, reason=reason,
+                    changes=[{"label": "Situação", "before": AuthorizationStatus.CASSADA.label,
+                              "after": AuthorizationStatus(to).label}])
     issued: list[Alvara] = []
     if to == AuthorizationStatus.ACTIVE:
         seen: set[int] = set()

@@ -32,12 +32,13 @@ def check_quotas() -> int:
 
 @shared_task(acks_late=True, name="licensing.tasks.freeze_grant_document")
 def freeze_grant_document(kind: str, pk: int) -> bool:
-    """Render, sign and store an issued act or alvará right after it was issued (idempotent:
+    """Render, sign and store an issued act, act of amendment or alvará right after it was issued (idempotent:
     a document already stored is left as it is)."""
-    from licensing.grants.documents import alvara_pdf, authorization_pdf
-    from licensing.grants.models import Alvara, Authorization
+    from licensing.grants.documents import alvara_pdf, amendment_pdf, authorization_pdf
+    from licensing.grants.models import Alvara, Amendment, Authorization
 
-    model, render = {"authorization": (Authorization, authorization_pdf), "alvara": (Alvara, alvara_pdf)}[kind]
+    model, render = {"authorization": (Authorization, authorization_pdf), "alvara": (Alvara, alvara_pdf),
+                     "amendment": (Amendment, amendment_pdf)}[kind]
     obj = model.objects.filter(pk=pk).first()
     if obj is None:
         return False

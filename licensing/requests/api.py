@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.pagination import PageNumberPagination
@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from licensing.grants import selectors as grants_selectors
+from licensing.requests import api_responses as R
 from licensing.requests import selectors as sel
 from licensing.requests import services as svc
 from licensing.requests.models import LeaveOfAbsence, LifecycleRequest, RequestKind
@@ -77,12 +78,14 @@ class AuthorizationRequestsView(APIView):
 
     permission_classes = [CanFile]
 
+    @extend_schema(responses=R.REQUESTS)
     def get(self, request, pk: int):
         auth = grants_selectors.authorization_for(request.user, pk)
         reqs = sel.requests_base().filter(authorization=auth).order_by("-filed_at", "-id")
         return Response([request_json(r) for r in reqs])
 
     @extend_schema(request=FileRequestSerializer)
+    @extend_schema(responses={201: R.REQUEST})
     def post(self, request, pk: int):
         request_object(request)
         kind = str(request.data.get("kind") or "")
@@ -108,6 +111,7 @@ class RequestListView(APIView):
 
     permission_classes = [SeesRequests]
 
+    @extend_schema(parameters=[OpenApiParameter("status", str), OpenApiParameter("kind", str), OpenApiParameter("q", str), OpenApiParameter("page", int)], responses=R.REQUEST_PAGE)
     def get(self, request):
         if grants_selectors.is_desk(request.user):
             qs = sel.requests_for_queue(status=request.query_params.get("status", ""),
@@ -124,6 +128,7 @@ class RequestListView(APIView):
 class RequestDetailView(APIView):
     permission_classes = [SeesRequests]
 
+    @extend_schema(responses=R.REQUEST_DETAIL)
     def get(self, request, pk: int):
         return Response(request_json(sel.request_for(request.user, pk), history=True))
 
@@ -138,7 +143,7 @@ class RequestDecideView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=DecideSerializer)
+    @extend_schema(request=DecideSerializer, responses=R.REQUEST)
     def post(self, request, pk: int):
         req = get_object_or_404(LifecycleRequest, pk=pk)
         serializer = DecideSerializer(data=request.data)
@@ -159,7 +164,7 @@ class RequestInspectionView(APIView):
 
     permission_classes = [CanInspect]
 
-    @extend_schema(request=InspectionSerializer)
+    @extend_schema(request=InspectionSerializer, responses=R.REQUEST)
     def post(self, request, pk: int):
         req = sel.request_for(request.user, pk)
         serializer = InspectionSerializer(data=request.data)
@@ -177,7 +182,7 @@ class LeaveReturnView(APIView):
 
     permission_classes = [CanFile]
 
-    @extend_schema(request=ReturnSerializer)
+    @extend_schema(request=ReturnSerializer, responses=R.LEAVE_RETURNED)
     def post(self, request, pk: int):
         leave = LeaveOfAbsence.objects.select_related("authorization").filter(pk=pk).first()
         if leave is None or not (grants_selectors.is_desk(request.user) or leave.authorization.holder_id == request.user.pk):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import forms
 
+from fleet.forms import CnhFieldsMixin, cnh_fields
 from licensing.requests.models import LeaveReason, RequestKind, RequestStatus
 from licensing.requests.rules import (
     CERTIFICATE_ISSUERS,
@@ -35,14 +36,17 @@ def _cpf(label: str) -> forms.CharField:
                            widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
 
 
-class AuxiliaryAddForm(FriendlyRequiredMixin, forms.Form):
+class AuxiliaryAddForm(CnhFieldsMixin, FriendlyRequiredMixin, forms.Form):
     cpf = _cpf("CPF do condutor auxiliar")
     name = forms.CharField(label="Nome completo", max_length=200)
     birth_date = _date("Data de nascimento", required=False)
-    cnh_number = forms.CharField(label="Número da CNH", max_length=20, widget=forms.TextInput(attrs={"inputmode": "numeric"}))
-    cnh_category = forms.CharField(label="Categoria da CNH", max_length=3, help_text="Ex.: B, D, AB.")
-    cnh_first_issued = _date("Data da primeira habilitação", required=False)
-    cnh_ear = forms.BooleanField(label="A CNH tem a observação EAR (exerce atividade remunerada)", required=False)
+    cnh_number, cnh_category, cnh_first_issued, cnh_ear = cnh_fields(first_issued_required=False,
+                                                                     date_field=_date).values()
+
+    def __init__(self, *args, documents=(), **kwargs):
+        """The pack's documents for an auxiliary driver, as in the application."""
+        super().__init__(*args, **kwargs)
+        self.fields["documents"] = _documents_field(list(documents))
 
 
 class AuxiliaryRemoveForm(FriendlyRequiredMixin, forms.Form):
@@ -56,8 +60,7 @@ class AuxiliaryRemoveForm(FriendlyRequiredMixin, forms.Form):
 
 
 class SubstitutionForm(FriendlyRequiredMixin, forms.Form):
-    ground = forms.ChoiceField(label="Motivo da substituição",
-                               choices=[("", "Escolha…")] + [(k, v[0]) for k, v in SUBSTITUTION_GROUNDS.items()])
+    ground = forms.ChoiceField(label="Motivo da substituição", required=False, choices=[("", "Escolha…")])
     vehicle_plate = forms.CharField(label="Placa do veículo substituto", max_length=8, help_text="Formato ABC1D23 ou ABC-1234.")
     vehicle_renavam = forms.CharField(label="RENAVAM", max_length=11, widget=forms.TextInput(attrs={"inputmode": "numeric"}))
     vehicle_make = forms.CharField(label="Marca", max_length=60)
@@ -71,6 +74,16 @@ class SubstitutionForm(FriendlyRequiredMixin, forms.Form):
     certificate_issuer = forms.ChoiceField(label="Certidão (perda total)", required=False,
                                            choices=[("", "Não se aplica")] + list(CERTIFICATE_ISSUERS.items()))
     certificate_number = forms.CharField(label="Número da certidão", required=False, max_length=60)
+
+    def __init__(self, *args, grounds: dict | None = None, **kwargs):
+        """Only the grounds the pack's law lists (ground → article); none listed, no field."""
+        super().__init__(*args, **kwargs)
+        if grounds:
+            self.fields["ground"].required = True
+            self.fields["ground"].choices = [("", "Escolha…")] + [
+                (code, f"{SUBSTITUTION_GROUNDS[code]} ({article})") for code, article in grounds.items()]
+        else:
+            del self.fields["ground"]
 
 
 class LeaveForm(FriendlyRequiredMixin, forms.Form):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from fleet.rules import vehicle_age_years
+from fleet.rules import reached_max_age, vehicle_age_years
 from licensing.applications import rules as entry
 from licensing.grants.rules import add_years
 from portal.exceptions import RuleViolation
@@ -95,47 +95,57 @@ def vehicle_age(*, manufacture_year: int, first_registration: date | None, basis
 
 
 SUBSTITUTION_GROUNDS = {
-    "newer": ("veículo mais novo", ", I"),
-    "max_age": ("veículo atual atingiu a idade máxima", ", II"),
-    "total_loss": ("perda total (sinistro, furto ou roubo)", ", III"),
+    "newer": "veículo substituto de fabricação mais recente",
+    "max_age": "veículo atual atingiu a idade máxima",
+    "total_loss": "perda total (sinistro, furto ou roubo)",
 }
 CERTIFICATE_ISSUERS = {"detran": "DETRAN (certidão de baixa)", "police": "Delegacia de Polícia (certidão)"}
 
 
+def substitution_grounds(grounds) -> dict[str, str]:
+    """The grounds the pack's law lists (``substitution.grounds``: ground → its article), in
+    the order of the law; empty where the law lists none (any substitution within the vehicle
+    rules). A ground the code does not know is left out, never guessed."""
+    if grounds is None or not isinstance(grounds.value, dict):
+        return {}
+    return {code: str(article) for code, article in grounds.value.items() if code in SUBSTITUTION_GROUNDS}
+
+
 def substitution_violation(
-    *, allowed, ground: str, old_year: int, old_first_registration: date | None, new_year: int,
-    new_first_registration: date | None, certificate_issuer: str = "", certificate_number: str = "",
-    age_basis=None, max_age=None, on: date,
+    *, allowed, grounds=None, ground: str, old_year: int, old_first_registration: date | None, new_year: int,
+    certificate_issuer: str = "", certificate_number: str = "", age_basis=None, max_age=None, on: date,
 ) -> RuleViolation | None:
-    """Vehicle substitution (``substitution.allowed`` and its article; grounds I–III): at any time for a newer vehicle (I), when the
-    vehicle reaches the maximum age (II), or after total loss proven by the DETRAN or police
-    certificate (III). The new vehicle must itself be within the maximum age."""
-    basis_kind = age_basis.value if age_basis is not None else None
+    """Vehicle substitution (``substitution.allowed``) on the grounds the pack's law lists
+    (``substitution.grounds``), each refused with its own article: a newer vehicle (fabricação
+    mais recente), the current vehicle reached the maximum age (fleet.rules.reached_max_age, the
+    same reading as every door) or total loss proven by the DETRAN or police certificate. The
+    substitute itself meets every vehicle rule: that is fleet.rules.vehicle_violations, applied
+    by the kind's ``clean`` beside this one."""
     if allowed is not None and not allowed.value:
         return RuleViolation("substitution_forbidden", "A lei do município não admite a substituição do veículo.",
                              allowed.legal_basis)
-    new_age = vehicle_age(manufacture_year=new_year, first_registration=new_first_registration,
-                          basis=basis_kind, on=on)
-    if max_age is not None and new_age > int(max_age.value):
-        return RuleViolation(
-            "substitution_new_vehicle_too_old",
-            f"O veículo substituto tem {new_age} anos; o máximo é {max_age.value}.",
-            max_age.legal_basis, field="vehicle")
-    if allowed is None:  # the law lists no grounds: any substitution within the vehicle rules
+    listed = substitution_grounds(grounds)
+    if not listed:
+        if ground:
+            return RuleViolation("substitution_ground", "A lei do município não lista motivos para a substituição: "
+                                 "não informe motivo (o veículo substituto cumpre as regras do veículo).",
+                                 _basis(allowed), field="ground")
         return None
-    if ground not in SUBSTITUTION_GROUNDS:
-        return RuleViolation("substitution_ground", "Informe o motivo da substituição: veículo mais novo, idade "
-                             "máxima atingida ou perda total.", allowed.legal_basis, field="ground")
-    basis = _basis(allowed, SUBSTITUTION_GROUNDS[ground][1])
+    if ground not in listed:
+        names = "; ".join(SUBSTITUTION_GROUNDS[g] for g in listed)
+        return RuleViolation("substitution_ground", f"Informe o motivo da substituição previsto na lei: {names}.",
+                             grounds.legal_basis, field="ground")
+    basis = listed[ground]
     if ground == "newer" and new_year <= old_year:
         return RuleViolation(
             "substitution_not_newer",
             f"O veículo substituto (fabricação {new_year}) precisa ser mais novo que o atual (fabricação {old_year}).",
             basis, field="vehicle")
-    if ground == "max_age":
+    if ground == "max_age" and max_age is not None:
+        basis_kind = age_basis.value if age_basis is not None else None
         old_age = vehicle_age(manufacture_year=old_year, first_registration=old_first_registration,
                               basis=basis_kind, on=on)
-        if max_age is not None and old_age < int(max_age.value):
+        if not reached_max_age(old_age, int(max_age.value)):
             return RuleViolation(
                 "substitution_not_at_max_age",
                 f"O veículo atual tem {old_age} anos e ainda não atingiu a idade máxima ({max_age.value}).",

@@ -8,7 +8,7 @@ from django.http import Http404
 
 from licensing.fees.models import Fee
 from licensing.grants.models import CURRENT_STATUSES, Authorization
-from licensing.grants.selectors import DESK_ROLES, authorizations_visible_to
+from licensing.grants.selectors import DESK_ROLES, act_chain, authorizations_visible_to
 from licensing.requests.models import (
     AuxiliaryDriver,
     AuxiliaryStatus,
@@ -98,6 +98,7 @@ def holder_overview(authorization: Authorization) -> dict:
                               if aux.status == AuxiliaryStatus.ACTIVE else None)
     return {
         "authorization": authorization,
+        "chain": act_chain(authorization),
         "compliance": compliance_state(authorization, pack, today, requests),
         "alvaras": alvaras,
         "auxiliaries": auxiliaries,
@@ -161,6 +162,21 @@ def auxiliary_reregistration_for(authorization: Authorization | None, cpf: str, 
         return {"required": False, "due_on": None, "overdue": False, "label": ""}
     return {"required": True, "due_on": state["due_on"], "overdue": state["overdue"], "pending": state["pending"],
             "label": state["label"], "legal_basis": state["legal_basis"]}
+
+
+def registered_driver_role(authorization: Authorization | None, cpf: str, today) -> str | None:
+    """For the plate status: whether the person is registered to drive this grant's vehicle —
+    an active auxiliary driver, or the preposto in office on ``today`` (the holder is the
+    caller's own check)."""
+    if authorization is None or not cpf:
+        return None
+    if AuxiliaryDriver.objects.filter(authorization=authorization, person__cpf=cpf,
+                                      status=AuxiliaryStatus.ACTIVE).exists():
+        return "condutor auxiliar"
+    if Preposto.objects.filter(Q(ended_on__isnull=True) | Q(ended_on__gt=today), authorization=authorization,
+                               person__cpf=cpf, starts_on__lte=today).exists():
+        return "preposto"
+    return None
 
 
 def yearly_overdue_open(limit: int = 50) -> list[YearlyNotice]:

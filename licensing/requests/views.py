@@ -31,17 +31,26 @@ from licensing.requests.models import (
     RequestKind,
     RequestStatus,
 )
+from licensing.requests.rules import (
+    CERTIFICATE_ISSUERS,
+    HEIR_RELATIONSHIPS,
+    SUBSTITUTION_GROUNDS,
+    TRANSFER_GROUNDS,
+)
 from portal import regulation
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
+from portal.refusals import refusal_status
 from portal.roles import Role, has_role
+from portal.validators import format_cpf
 from portal.views import RoleRequiredMixin
 
 DESK = (Role.CLERK, Role.ADMIN)
 PAGE_SIZE = 25
 
 
-def apply_errors(form, exc) -> None:
-    """Put a service's refusal on the form: beside its field, or at the top."""
+def apply_errors(form, exc) -> int:
+    """Put a service's refusal on the form: beside its field, or at the top; returns the status to
+    answer with (portal.refusals: 409 for a conflict with the state, 400 for invalid input)."""
     if isinstance(exc, RuleViolations):
         for v in exc.violations:
             apply_errors(form, v)
@@ -55,6 +64,7 @@ def apply_errors(form, exc) -> None:
                 form.add_error(field if field in form.fields else None, errors)
         else:
             form.add_error(None, exc.messages)
+    return refusal_status(exc)
 
 
 def error_text(exc) -> str:
@@ -76,6 +86,12 @@ FIELD_LABELS = {"alvara": "alvará emitido"}
 ACTION_LABELS = {
     "lifecycle_request_filed": "pedido protocolado", "lifecycle_request_decided": "pedido decidido",
     "yearly_obligation_late": "apresentado depois do prazo",
+}
+# Coded values of the requests' data, in words (the codes come from rules.py, with their articles).
+VALUE_LABELS: dict[str, dict[str, str]] = {
+    "ground": {**SUBSTITUTION_GROUNDS, **TRANSFER_GROUNDS},
+    "relationship": dict(HEIR_RELATIONSHIPS),
+    "certificate_issuer": dict(CERTIFICATE_ISSUERS),
 }
 for _kind in KINDS.values():
     FIELD_LABELS.update(_kind.labels)
@@ -111,8 +127,19 @@ def _state(value: str) -> str:
 
 
 def display_rows(data: dict) -> list[tuple[str, str]]:
-    """A request's data or effects as (Portuguese label, readable value) rows."""
-    return [(FIELD_LABELS.get(k, k), _display(v)) for k, v in (data or {}).items()]
+    """A request's data or effects as (Portuguese label, readable value) rows: coded values
+    (a ground, a relationship, an issuer) in words, CPFs formatted (staff and the holder only)."""
+    return [(FIELD_LABELS.get(k, k), _display_field(k, v)) for k, v in (data or {}).items()]
+
+
+def _display_field(key: str, value) -> str:
+    if isinstance(value, str) and value in VALUE_LABELS.get(key, {}):
+        return VALUE_LABELS[key][value]
+    if isinstance(value, str) and (key == "cpf" or key.endswith("_cpf")) and value.isdigit():
+        return format_cpf(value)
+    if isinstance(value, dict) and "number" not in value:
+        return "; ".join(f"{FIELD_LABELS.get(k, k)}: {_display_field(k, v)}" for k, v in value.items())
+    return _display(value)
 
 
 # --- holder ----------------------------------------------------------------------------
@@ -175,15 +202,16 @@ class RequestNewView(RoleRequiredMixin, View):
     def post(self, request, pk: int, kind: str):
         auth, spec = self._setup(request, pk, kind)
         form = self._form(spec, auth, request.POST)
+        status = 400
         if form.is_valid():
             try:
                 req = svc.request_file(actor=request.user, authorization=auth, kind=kind, data=form_to_data(form))
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 messages.success(request, f"Pedido protocolado sob o nº {req.protocol}.")
                 return redirect("lifecycle-request-detail", pk=req.pk)
-        return self._render(request, auth, kind, form, status=400)
+        return self._render(request, auth, kind, form, status=status)
 
 
 class RequestDetailView(RoleRequiredMixin, TemplateView):

@@ -9,10 +9,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from licensing.grants.models import Authorization
+from licensing.requests import api_responses as R
 from licensing.stands import selectors as sel
 from licensing.stands import services as svc
 from licensing.stands.models import AssignmentStatus, StandAssignment, TaxiStand
 from portal.api import IsClerk
+from portal.schema import NOT_FOUND
 from portal.validators import MAX_ID
 
 
@@ -45,10 +47,12 @@ class StandListView(APIView):
             return [permissions.AllowAny()]
         return [IsClerk()]
 
+    @extend_schema(responses=R.STANDS)
     def get(self, request):
         return Response([stand_json(s) for s in sel.stands_with_occupancy()])
 
     @extend_schema(request=StandCreateSerializer)
+    @extend_schema(responses={201: R.STAND})
     def post(self, request):
         serializer = StandCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -65,7 +69,7 @@ class StandCapacityView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=CapacitySerializer)
+    @extend_schema(request=CapacitySerializer, responses=R.CAPACITY)
     def post(self, request, pk: int):
         stand = get_object_or_404(TaxiStand, pk=pk)
         serializer = CapacitySerializer(data=request.data)
@@ -88,7 +92,7 @@ class StandAssignView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=AssignSerializer)
+    @extend_schema(request=AssignSerializer, responses={201: R.ASSIGNMENT})
     def post(self, request, pk: int):
         stand = get_object_or_404(TaxiStand, pk=pk)
         serializer = AssignSerializer(data=request.data)
@@ -112,7 +116,7 @@ class StandSwapView(APIView):
 
     permission_classes = [IsClerk]
 
-    @extend_schema(request=SwapSerializer)
+    @extend_schema(request=SwapSerializer, responses={200: R.SWAPPED, 404: NOT_FOUND})
     def post(self, request):
         serializer = SwapSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -47,15 +47,16 @@ class StandsManageView(RoleRequiredMixin, View):
 
     def post(self, request):
         form = StandForm(request.POST)
+        status = 400
         if form.is_valid():
             try:
                 stand = svc.stand_create(actor=request.user, **form.cleaned_data)
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 messages.success(request, f"Ponto “{stand.name}” criado.")
                 return redirect("lifecycle-stand-detail", pk=stand.pk)
-        return self._render(request, form, status=400)
+        return self._render(request, form, status=status)
 
 
 class StandDetailView(RoleRequiredMixin, TemplateView):
@@ -115,6 +116,7 @@ class StandSwapView(RoleRequiredMixin, View):
 
     def post(self, request):
         form = SwapForm(request.POST)
+        status = 400
         if form.is_valid():
             v = form.cleaned_data
             a = StandAssignment.objects.filter(pk=v["assignment_a"], status=AssignmentStatus.ACTIVE).first()
@@ -126,11 +128,11 @@ class StandSwapView(RoleRequiredMixin, View):
                     svc.stand_swap(actor=request.user, first=a, second=b, consent_first=v["consent_a"],
                                    consent_second=v["consent_b"])
                 except SERVICE_ERRORS as exc:
-                    apply_errors(form, exc)
+                    status = apply_errors(form, exc)
                 else:
                     messages.success(request, "Permuta registrada.")
                     return redirect("lifecycle-stands-manage")
-        return StandsManageView()._render(request, StandForm(), swap_form=form, status=400)
+        return StandsManageView()._render(request, StandForm(), swap_form=form, status=status)
 
 
 class AssignmentEndView(RoleRequiredMixin, View):

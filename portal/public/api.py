@@ -5,17 +5,19 @@ from __future__ import annotations
 import io
 
 from defusedcsv import csv
+from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, renderers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from portal import regulation
+from portal.public import api_responses as R
 from portal.public import selectors
 from portal.public.http import api_cache
+from portal.throttling import WindowScopedRateThrottle
 
 OPEN_DATA_FIELDS = (
     "number",
@@ -58,14 +60,33 @@ class CSVRenderer(renderers.BaseRenderer):
         rows = data if isinstance(data, list) else (data or {}).get("results", [])
         request = (renderer_context or {}).get("request")
         sep = CSV_SEPARATORS.get(request.query_params.get("sep", ",") if request is not None else ",", ",")
-        buf = io.StringIO()
-        writer = csv.DictWriter(
-            buf, fieldnames=OPEN_DATA_FIELDS, extrasaction="ignore", lineterminator="\r\n", delimiter=sep
-        )
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: _lead_whitespace(v) for k, v in row.items()})
-        return b"\xef\xbb\xbf" + buf.getvalue().encode("utf-8")
+        return b"".join(csv_chunks(rows, sep))
+
+
+def csv_chunks(rows, sep: str = ",", chunk: int = 500):
+    """The CSV of CSVRenderer, row by row: BOM and header first, then ``chunk`` rows at a time,
+    so that the export of every grant is streamed in constant memory."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=OPEN_DATA_FIELDS, extrasaction="ignore", lineterminator="\r\n",
+                            delimiter=sep)
+    writer.writeheader()
+    yield b"\xef\xbb\xbf" + _drain(buf)
+    pending = 0
+    for row in rows:
+        writer.writerow({k: _lead_whitespace(v) for k, v in row.items()})
+        pending += 1
+        if pending == chunk:
+            yield _drain(buf)
+            pending = 0
+    if pending:
+        yield _drain(buf)
+
+
+def _drain(buf: io.StringIO) -> bytes:
+    out = buf.getvalue().encode("utf-8")
+    buf.seek(0)
+    buf.truncate()
+    return out
 
 
 class QuotasView(APIView):
@@ -74,7 +95,7 @@ class QuotasView(APIView):
     authentication_classes: list = []
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses=R.QUOTAS)
     def get(self, request):
         return api_cache(Response(selectors.quotas(regulation.current())), 300)
 
@@ -84,10 +105,10 @@ class VerifyView(APIView):
 
     authentication_classes: list = []
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [WindowScopedRateThrottle]
     throttle_scope = "verify"
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: R.VERIFICATION, 404: R.NOT_VERIFIED})
     def get(self, request, code: str):
         doc = selectors.document_by_code(code)
         if doc is None:
@@ -118,8 +139,9 @@ class OpenAuthorizationsView(APIView):
             OpenApiParameter("q", OpenApiTypes.STR),
             OpenApiParameter("modality", OpenApiTypes.STR),
             OpenApiParameter("page", OpenApiTypes.INT),
+            OpenApiParameter("page_size", OpenApiTypes.INT),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses=R.OPEN_DATA,
     )
     def get(self, request):
         q, modality = (
@@ -127,13 +149,11 @@ class OpenAuthorizationsView(APIView):
             request.query_params.get("modality", ""),
         )
         if getattr(request.accepted_renderer, "format", "") == "csv":
-            qs = selectors.current_grants(q, modality)
-            response = Response([selectors.open_data_row(a) for a in qs.iterator(chunk_size=2000)])
+            sep = CSV_SEPARATORS.get(request.query_params.get("sep", ","), ",")
+            response = StreamingHttpResponse(csv_chunks(selectors.open_data_stream(q, modality), sep),
+                                             content_type="text/csv; charset=utf-8")
             response["Content-Disposition"] = 'attachment; filename="outorgas-vigentes.csv"'
             return api_cache(response, 300)
         paginator = OpenDataPagination()
-        ids = paginator.paginate_queryset(
-            selectors.current_grant_ids(q, modality), request, view=self
-        )
-        rows = [selectors.open_data_row(a) for a in selectors.grants_by_ids(list(ids))]
-        return api_cache(paginator.get_paginated_response(rows), 300)
+        ids = paginator.paginate_queryset(selectors.CountedIds(q, modality), request, view=self)
+        return api_cache(paginator.get_paginated_response(selectors.open_data_rows(list(ids))), 300)

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
+from portal.client_ip import client_ip
+
 
 def public_cache(request, response, max_age: int):
     """Public pages may be cached by anyone when nobody is signed in (the header shows the user)."""
@@ -33,22 +35,13 @@ def _rate(scope: str) -> tuple[int, int]:
     return int(count), seconds
 
 
-def client_ip(request) -> str:
-    return request.META.get("REMOTE_ADDR", "")
-
-
 def throttled(request, scope: str) -> bool:
     """True when this IP exceeded the scope's rate (same rates as the API's ScopedRateThrottle)."""
+    from portal.cache import window_hit
+
     limit, window = _rate(scope)
     bucket = int(time.time() // window)
-    key = f"html-throttle:{scope}:{client_ip(request)}:{bucket}"
-    try:
-        count = cache.incr(key)  # one round trip once the window has started
-    except ValueError:
-        if cache.add(key, 1, window + 1):
-            return False
-        count = cache.incr(key)
-    return count > limit
+    return window_hit(f"html-throttle:{scope}:{client_ip(request)}:{bucket}", window + 1) > limit
 
 
 def _anonymous(request) -> bool:

@@ -39,6 +39,11 @@ def public_name(user) -> str:
     return user.name or user.get_full_name() or "(nome não informado)"
 
 
+def public_name_of(name: str | None, first_name: str | None, last_name: str | None) -> str:
+    """public_name() from the columns themselves (rows read with values(), no User instance)."""
+    return name or f"{first_name or ''} {last_name or ''}".strip() or "(nome não informado)"
+
+
 # --- transparency (provided by the app that grants) -----------------------------------------
 def current_grants(q: str = "", modality: str = ""):
     return registry.call(registry.GRANTS_CURRENT, q, modality)
@@ -60,10 +65,51 @@ def open_data_row(grant) -> dict:
     return registry.call(registry.GRANTS_OPEN_DATA_ROW, grant)
 
 
+def open_data_rows(ids: list[int]) -> list[dict]:
+    """The open-data rows of these grants, in the order of ``ids`` (one query, no instances)."""
+    return registry.call(registry.GRANTS_OPEN_DATA_ROWS, ids)
+
+
+def open_data_stream(q: str = "", modality: str = ""):
+    """Every current grant's open-data row, newest first, read in chunks (constant memory)."""
+    return registry.call(registry.GRANTS_OPEN_DATA_STREAM, q, modality)
+
+
+class CountedIds:
+    """The ids of current grants for a Paginator, whose count is kept in the cache while the
+    data stamp is unchanged: a page of the transparency list costs one indexed slice of ids,
+    not a COUNT over every current grant."""
+
+    ordered = True
+
+    def __init__(self, q: str = "", modality: str = ""):
+        self.q, self.modality = q, modality
+        self.ids = current_grant_ids(q, modality)
+
+    def count(self) -> int:
+        import hashlib
+
+        from django.core.cache import cache
+
+        raw = f"{self.q}|{self.modality}|{grants_fingerprint()}"
+        key = "open-data-count:" + hashlib.sha256(raw.encode()).hexdigest()
+        found = cache.get(key)
+        if found is None:
+            found = self.ids.count()
+            cache.set(key, found, 300)
+        return found
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, item):
+        return self.ids[item]
+
+
 # --- verification -------------------------------------------------------------------------
 @dataclass
 class Verification:
-    kind: str  # "authorization" | "alvara" | "infraction"
+    kind: str  # "authorization" | "alvara" | "amendment" | "infraction"
     document: str
     number: str
     status: str
@@ -82,6 +128,11 @@ class Verification:
     drivers: list[str] = field(default_factory=list)  # names of the drivers authorized on it
     superseded_by: dict | None = None  # {"document", "number", "code"} of the document in force
     sha256: str | None = None  # of the PDF as issued (portal.issued), when stored
+    signer: str = ""  # who signed the PDF as issued (PAdES), when signed
+    amends: dict | None = None  # an act of amendment: {"document", "number", "code"} of the act it amends
+    changes: list[dict] = field(default_factory=list)  # what an act of amendment changed [{label, before, after}]
+    issued_on: date | None = None
+    amended_by: list[dict] = field(default_factory=list)  # acts of amendment: {"document", "number", "code", "what"}
 
     @property
     def status_label(self) -> str:
@@ -107,6 +158,11 @@ class Verification:
         if self.kind != "infraction":
             out.update({"vehicle": self.vehicle, "drivers": self.drivers, "superseded_by": self.superseded_by,
                         "sha256": self.sha256})
+        if self.kind == "authorization":
+            out["amended_by"] = self.amended_by
+        if self.kind == "amendment":
+            out.update({"amends": self.amends, "changes": self.changes,
+                        "issued_on": self.issued_on.isoformat() if self.issued_on else None})
         return out
 
 

@@ -9,6 +9,8 @@ from portal.public import views
 
 urlpatterns = [
     path("verificar/", views.VerifySearchView.as_view(), name="public-verify"),
+    # before the code: "conferir-pdf" is not a verification code
+    path("verificar/conferir-pdf/", views.CheckPdfView.as_view(), name="public-verify-pdf"),
     path("verificar/<str:code>/", views.VerifyCodeView.as_view(), name="public-verify-code"),
     path("transparencia/", views.TransparencyView.as_view(), name="public-transparency"),
     path("transparencia/vagas/", views.QuotasView.as_view(), name="public-quotas"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.urls import reverse
@@ -9,6 +11,8 @@ from django.utils.http import urlencode
 from django.views import View
 
 from portal import regulation
+from portal.forms import CheckPdfForm
+from portal.issued import identical_to_issued, sha256_hex
 from portal.public import charts, selectors
 from portal.public.http import cached_page, public_cache, throttled
 
@@ -103,6 +107,43 @@ class VerifyCodeView(View):
         return public_cache(request, response, 30)
 
 
+ISSUED_KIND_LABELS = {"authorization": "ato de outorga", "amendment": "ato de alteração", "alvara": "alvará"}
+
+
+class CheckPdfView(View):
+    """GET/POST /verificar/conferir-pdf/ — is this PDF exactly the one the portal issued?
+
+    The answer is by SHA-256 of the bytes (portal.issued.identical_to_issued): a re-saved,
+    printed-and-scanned or one-byte-changed copy is not the issued document. The file is judged
+    by its content and size (portal.uploads) and never stored; the POST is throttled."""
+
+    template_name = "public/check_pdf.html"
+
+    def get(self, request):
+        response = render(request, self.template_name, {"form": CheckPdfForm()})
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+    def post(self, request):
+        if throttled(request, "verify_pdf"):
+            return _too_many(request)
+        form = CheckPdfForm(request.POST, request.FILES)
+        ctx: dict = {"form": form}
+        status = 400
+        if form.is_valid():
+            data = form.cleaned_data["pdf_bytes"]
+            doc = identical_to_issued(data)
+            ctx.update({"checked": True, "sha256": sha256_hex(data), "size": len(data), "issued": doc})
+            if doc is not None:
+                found = selectors.document_by_code(doc.verification_code) if doc.verification_code else None
+                ctx["result"] = selectors.verification_of(found, regulation.current()) if found is not None else None
+                ctx["kind_label"] = ISSUED_KIND_LABELS.get(doc.kind, doc.kind)
+            status = 200 if doc is not None else 404
+        response = render(request, self.template_name, ctx, status=status)
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+
 class TransparencyView(View):
     """GET /transparencia/ — current grants, searchable and paginated, with downloads."""
 
@@ -117,18 +158,15 @@ class TransparencyView(View):
         modality = request.GET.get("modality") or ""
         if modality not in pack.modalities:
             modality = ""
-        page_obj = Paginator(selectors.current_grant_ids(q, modality), 50).get_page(
-            request.GET.get("page")
-        )
-        grants = selectors.grants_by_ids(list(page_obj.object_list))
+        page_obj = Paginator(selectors.CountedIds(q, modality), 50).get_page(request.GET.get("page"))
         rows = [
             {
-                **selectors.open_data_row(a),
-                "modality_label": pack.modality_label(a.modality),
-                "status_label": selectors.STATUS_LABELS.get(a.status, a.status),
-                "valid_until_date": a.valid_until,
+                **row,
+                "modality_label": pack.modality_label(row["modality"]),
+                "status_label": selectors.STATUS_LABELS.get(row["status"], row["status"]),
+                "valid_until_date": date.fromisoformat(row["valid_until"]),
             }
-            for a in grants
+            for row in selectors.open_data_rows(list(page_obj.object_list))
         ]
         filters = {k: v for k, v in (("q", q), ("modality", modality)) if v}
         ctx = {

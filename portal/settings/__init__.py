@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from portal.settings.env import env_bool, env_int, env_list, parse_database_url
+from portal.settings.env import default_site_url, env_bool, env_int, env_list, parse_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -31,7 +31,8 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG or TESTING else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Links in e-mails and QR codes: SITE_URL, else the HOST:PORT that `make run` serves.
+SITE_URL = default_site_url()
 DEMO_PASSWORD = os.environ.get("DEMO_PASSWORD", "demo-portal-2026")
 
 # Digital signature of issued acts and alvarás (PAdES, portal/signing.py): the authority's
@@ -74,6 +75,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "portal.middleware.RequestSizeLimitMiddleware",
     "portal.middleware.PrivateResponseMiddleware",
+    # anonymous public GETs answered from the shared cache before sessions, auth, CSRF, CSP and
+    # the view run (portal/page_cache.py says what is stored and why it stays correct)
+    "portal.page_cache.PublicPageCacheMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -280,6 +284,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "login": os.environ.get("THROTTLE_LOGIN", "60/min"),
         "verify": os.environ.get("THROTTLE_VERIFY", "120/min"),
+        "verify_pdf": os.environ.get("THROTTLE_VERIFY_PDF", "20/min"),  # uploaded PDFs hashed, per IP
         "signup": os.environ.get("THROTTLE_SIGNUP", "600/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -289,7 +294,20 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Portal de Táxi e Mototáxi — API v1",
-    "VERSION": "1.0.0",
+    "DESCRIPTION": (
+        "API do portal municipal de táxi e mototáxi. Corpos em JSON; dinheiro como texto com duas "
+        "casas (\"30.99\"); datas ISO 8601. Autenticação: `POST /api/v1/auth/token/` e depois o "
+        "cabeçalho `Authorization: Token <token>`. Erros: 400 `{\"errors\": {campo: [mensagens]}}` "
+        "e, para uma regra legal, `\"rule\": {\"code\", \"legal_basis\"}`; 401 sem credenciais; "
+        "403 para um perfil que não pode agir; 404 `{\"detail\": \"Não encontrado.\"}` para o que "
+        "não existe ou é de outra pessoa; 409 para conflito com a situação (vaga, prazo, estado); "
+        "429 quando o limite de requisições é atingido. Um campo opcional pode ser omitido ou "
+        "enviado como `null`, com o mesmo sentido."
+    ),
+    # info.version is the portal's (pyproject.toml) and the title names the municipality:
+    # portal.schema.add_portal_info.
+    "VERSION": None,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.schema.add_portal_info"],
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SWAGGER_UI_DIST": "SIDECAR",

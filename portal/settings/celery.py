@@ -9,10 +9,21 @@ from pathlib import Path
 _var = Path(os.environ.get("VAR_DIR", Path(__file__).resolve().parent.parent.parent / "var"))
 _redis = os.environ.get("REDIS_URL", "")
 
+# Worker loss. Every task is killed at CELERY_TASK_TIME_LIMIT (the jobs work in chunks and the
+# longest, a large city's expiry or a burst of PDFs, takes minutes), warned a minute before. With
+# late acks a task whose worker dies is redelivered: its child dying is rejected at once
+# (task_reject_on_worker_lost); the whole worker killed leaves the message unacknowledged, and
+# Redis hands it to another worker after the visibility timeout — sized just above the time
+# limit (a shorter one would deliver a running task twice), not the hour it used to be. A run
+# left without an end after the limit is shown as interrupted on the jobs page (portal.jobs).
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", "900"))
+CELERY_TASK_SOFT_TIME_LIMIT = max(CELERY_TASK_TIME_LIMIT - 60, 1)
+CELERY_VISIBILITY_TIMEOUT = max(int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "0") or 0),
+                                CELERY_TASK_TIME_LIMIT + 120)
+
 if _redis:
     CELERY_BROKER_URL = _redis
-    # Longer than the longest task (bulk PDF generation, expiry of a large city: minutes).
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 else:
     _queue = _var / "celery-queue"
     (_queue / "processed").mkdir(parents=True, exist_ok=True)

@@ -28,6 +28,22 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def default_site_url(environ=os.environ) -> str:
+    """SITE_URL when set; else the address ``make run`` / ``bin/serve`` serves (HOST and PORT),
+    so that links and QR codes of a server on another port point at it. A wildcard bind
+    address is not reachable by that name, so the loopback name stands for it."""
+    explicit = (environ.get("SITE_URL") or "").strip()
+    if explicit:
+        return explicit.rstrip("/")
+    host = (environ.get("HOST") or "").strip() or "127.0.0.1"
+    if host in ("0.0.0.0", "::", "[::]"):  # noqa: S104 - a bind address, not a listener
+        host = "127.0.0.1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    port = (environ.get("PORT") or "").strip() or "8000"
+    return f"http://{host}:{port}"
+
+
 def parse_database_url(url: str | None, var_dir: Path, conn_max_age: int = 0) -> dict[str, Any]:
     """Parse DATABASE_URL; default to SQLite under var/.
 

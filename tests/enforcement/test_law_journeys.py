@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 
 import pytest
 
@@ -15,7 +15,7 @@ CPF_AUX = "11144477735"
 
 
 def _aux(cpf=CPF_AUX, name="Bob Auxiliar"):
-    return {"cpf": cpf, "name": name, "cnh_number": "02650306461", "cnh_category": "B",
+    return {"cpf": cpf, "name": name, "birth_date": "1985-03-10", "cnh_number": "02650306461", "cnh_category": "B",
             "cnh_first_issued": date(date.today().year - 10, 1, 1).isoformat(), "cnh_ear": True}
 
 
@@ -75,8 +75,11 @@ def test_itagiba_cassation_bars_the_auxiliary_named_in_the_application(setup_pac
     alice = sign_up(CPF_HOLDER, "Alice Taxista")
     _, ap = run_grant(tokens, alice, application_payload(aux=[_aux()]))
     assert ap.status_code == 200, ap.content
-    inf_id = _issue(tokens, "QRS1A23", "19-VII", date.today() - timedelta(days=3))
-    _notify(tokens, inf_id, date.today() - timedelta(days=2))
+    # the grant began today: an auto answers to the grant in force when the infraction happened
+    from tests.enforcement.helpers import at
+
+    inf_id = _issue(tokens, "QRS1A23", "19-VII", date.today(), occurred_at=at(date.today()))
+    _notify(tokens, inf_id, date.today())
     assert "cassation" in _judge(tokens, inf_id, holder_token=alice)["penalty"]["kinds"]
     assert _appeal_denied(tokens, alice, inf_id)["status"] == "final"
     again = client(bob).post("/api/v1/applications/", application_payload(plate="XYZ9Z99"), format="json")

@@ -30,3 +30,11 @@ def test_colour_matching_ignores_case_accents_and_gender():
 def test_missing_parameter_means_no_rule():
     assert rules.vehicle_doors(None, None) == [] and rules.vehicle_engine(50, None) == []
     assert rules.vehicle_seats(99, None, None) == [] and rules.vehicle_color("rosa", None) == []
+
+
+def test_plate_in_service_refuses_only_while_another_person_holds_a_grant_on_it():
+    assert rules.plate_in_service("ABC1D23", False, "art. X") == []
+    (violation,) = rules.plate_in_service("ABC1D23", True, "art. X")
+    assert violation.code == "vehicle.plate_in_service" and violation.conflict
+    assert violation.field == "vehicle.plate" and violation.legal_basis == "art. X"
+    assert "ABC1D23" in violation.message and "CRLV" in violation.message

@@ -213,39 +213,52 @@ def test_reminder_days_default(itagiba, settings):
 
 # --- vehicle age -----------------------------------------------------------------------------
 @pytest.mark.django_db
-def test_vehicle_reaching_max_age_gets_one_notice_a_year(itagiba, clerk, web, monkeypatch):
+def test_vehicle_past_max_age_gets_one_notice_a_year(itagiba, clerk, web, monkeypatch):
+    """The job and the entry rule agree at the boundary (art. 13, II; 15, II; 19, XII): a vehicle
+    of exactly 8 years since its first CRLV is accepted by the entry rule and not ordered
+    replaced the same day; the day it turns 9 it is refused at entry and ordered replaced."""
+    from fleet import rules as fleet_rules
+
     at_utc(monkeypatch, 2026, 6, 1, 15, 0)
     today = date(2026, 6, 1)
-    old = VehicleFactory(manufacture_year=2017, first_registration_date=add_years(today, -8))  # 8 years today
-    young = VehicleFactory(manufacture_year=2017, first_registration_date=add_years(today, -8) + timedelta(days=1))
+    at_max = VehicleFactory(manufacture_year=2017, first_registration_date=add_years(today, -9) + timedelta(days=1))
+    over = VehicleFactory(manufacture_year=2017, first_registration_date=add_years(today, -9))  # 9 years today
     moto = VehicleFactory(manufacture_year=2016, first_registration_date=date(2016, 1, 1), kind="motorcycle")
-    a_old, _ = issue_authorization(vehicle=old, valid_from=date(2026, 1, 1))
-    issue_authorization(vehicle=young, valid_from=date(2026, 1, 1))
+    a_at_max, _ = issue_authorization(vehicle=at_max, valid_from=date(2026, 1, 1))
+    a_over, _ = issue_authorization(vehicle=over, valid_from=date(2026, 1, 1))
     a_moto, _ = issue_authorization(vehicle=moto, modality="mototaxi", valid_from=date(2026, 1, 1))
+    params = fleet_rules.vehicle_params(itagiba, "taxi")
+    age_only = {k: v for k, v in params.items() if k in ("vehicle.age_basis", "vehicle.max_age_years")}
+    assert fleet_rules.vehicle_violations(at_max.rule_facts(), today, age_only) == []
+    assert [v.code for v in fleet_rules.vehicle_violations(over.rule_facts(), today, age_only)] == [
+        "vehicle.max_age_years"]
 
     assert tasks.check_vehicle_ages() == 2
-    note = Notification.objects.get(recipient=a_old.holder)
-    assert old.display_plate in note.subject and "art. 13, II" in note.body and "8 ano(s)" in note.body
+    assert not Notification.objects.filter(recipient=a_at_max.holder).exists()
+    note = Notification.objects.get(recipient=a_over.holder)
+    assert over.display_plate in note.subject and "art. 13, II" in note.body and "9 ano(s)" in note.body
+    assert "01/06/2026" in note.body  # the day it passed the maximum
     assert Notification.objects.filter(recipient=a_moto.holder).count() == 1
     before = footprint()
     assert tasks.check_vehicle_ages() == 0
     assert footprint() == before
 
     page = web(clerk).get(reverse("ops-aged-vehicles")).content.decode()
-    assert old.display_plate in page and moto.display_plate in page and young.display_plate not in page
-    assert "acima do limite" in page  # the motorcycle is 10 years old
+    assert over.display_plate in page and moto.display_plate in page and at_max.display_plate in page
+    assert "admitido até 01/06/2026" in page  # at the maximum: still admitted, substitution due by then
+    assert "acima do limite" in page
 
-    at_utc(monkeypatch, 2027, 1, 2, 15, 0)  # a new year: one more notice per vehicle
-    assert jobs.check_vehicle_ages() == 3  # the young one reached 8 years meanwhile too
+    at_utc(monkeypatch, 2027, 1, 2, 15, 0)  # a new year: one more notice per vehicle past the maximum
+    assert jobs.check_vehicle_ages() == 3  # the one at the maximum passed it on 02/06/2026
 
 
 @pytest.mark.django_db
 def test_vehicle_age_by_manufacture_year(alegre, monkeypatch):
     at_utc(monkeypatch, 2026, 6, 1, 15, 0)
-    aged, _ = issue_authorization(vehicle=VehicleFactory(manufacture_year=2019))  # 7 years (max 7)
-    issue_authorization(vehicle=VehicleFactory(manufacture_year=2020))
+    issue_authorization(vehicle=VehicleFactory(manufacture_year=2019))  # 7 years (max 7): admitted
+    over, _ = issue_authorization(vehicle=VehicleFactory(manufacture_year=2018))  # 8 years
     assert jobs.check_vehicle_ages() == 1
-    assert Notification.objects.get().recipient == aged.holder
+    assert Notification.objects.get().recipient == over.holder
 
 
 @pytest.mark.django_db

@@ -31,6 +31,9 @@ ROWS = [
     Row("api-token", everyone(400), method="post", api=True, data=lambda w: {}),
     Row("api-signup", everyone(400), method="post", api=True, data=lambda w: {"cpf": "123"}),
     Row("api-me", {"anonymous": 401, "*": 200}, api=True),
+    Row("api-notifications", {"anonymous": 401, "*": 200}, api=True),
+    Row("api-notification-read", {"anonymous": 401, "requerente": 200, "*": 404}, method="post", api=True,
+        kwargs=lambda w: {"pk": w["alice_note"].pk}, notes="only the recipient may mark it"),
     Row("api-schema", everyone(200), api=True),
     Row("api-docs", everyone(200), api=True),
 ]

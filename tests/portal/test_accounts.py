@@ -285,3 +285,27 @@ def test_an_unclaimed_account_with_an_email_on_record_gets_the_link_on_sign_up_o
     assert "/conta/recuperar/" in mailoutbox[0].body
     Client().post(reverse("password_reset"), {"email": "carol@example.org"})
     assert len(mailoutbox) == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["alegre", "itagiba", "arapora"])
+def test_signup_refuses_a_driver_under_18_or_born_in_the_future(api, client, load_pack, slug):
+    """An 11-year-old's account does not pass, whatever the pack's own age rule (CTB, art. 140, I)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from licensing.grants.rules import add_years
+
+    load_pack(slug)
+    today = timezone.localdate()
+    for born in (add_years(today, -11), add_years(today, -18) + timedelta(days=1), today + timedelta(days=1)):
+        r = api().post("/api/v1/accounts/", {**SIGNUP, "birth_date": born.isoformat()}, format="json")
+        assert r.status_code == 400 and "birth_date" in r.json()["errors"], born
+    page = client.post(reverse("signup"), {"name": "Carol", "cpf": SIGNUP["cpf"], "email": SIGNUP["email"],
+                                           "birth_date": add_years(today, -11).strftime("%d/%m/%Y"),
+                                           "password": SIGNUP["password"], "password2": SIGNUP["password"]})
+    assert "menos de 18 anos" in page.content.decode()
+    assert not get_user_model().objects.filter(cpf=CPF_CAROL).exists()
+    ok = api().post("/api/v1/accounts/", {**SIGNUP, "birth_date": add_years(today, -18).isoformat()}, format="json")
+    assert ok.status_code == 201, ok.json()

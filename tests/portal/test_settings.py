@@ -1,3 +1,5 @@
+import os
+import sys
 from pathlib import Path
 
 from portal.settings.env import env_bool, parse_database_url
@@ -51,3 +53,30 @@ def test_sqlite_default_takes_the_write_lock_at_begin(tmp_path):
     """Web, worker and beat share the SQLite file: IMMEDIATE transactions and WAL."""
     options = parse_database_url(None, tmp_path)["OPTIONS"]
     assert options["transaction_mode"] == "IMMEDIATE" and "journal_mode=WAL" in options["init_command"]
+
+
+def test_site_url_defaults_to_the_served_host_and_port():
+    from portal.settings.env import default_site_url
+
+    assert default_site_url({}) == "http://127.0.0.1:8000"
+    assert default_site_url({"PORT": "8101"}) == "http://127.0.0.1:8101"
+    assert default_site_url({"HOST": "0.0.0.0", "PORT": "8101"}) == "http://127.0.0.1:8101"  # noqa: S104
+    assert default_site_url({"HOST": "192.0.2.7", "PORT": "9000"}) == "http://192.0.2.7:9000"
+    assert default_site_url({"HOST": "::1", "PORT": "9000"}) == "http://[::1]:9000"
+    assert default_site_url({"SITE_URL": "https://taxi.example/", "PORT": "8101"}) == "https://taxi.example"
+
+
+def test_make_run_passes_port_to_every_step(tmp_path):
+    """`PORT=8101 make run` used to print QR codes to port 8000: the settings now see PORT."""
+    import subprocess
+
+    out = subprocess.run(["make", "-n", "run", "PORT=8101"], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], check=True).stdout
+    assert "http://127.0.0.1:8101" in out
+    env = {**os.environ, "PORT": "8101", "PORTAL_TESTING": "1"}
+    env.pop("SITE_URL", None)
+    printed = subprocess.run([sys.executable, "-c", "from django.conf import settings; import django;"
+                              "import os; os.environ.setdefault('DJANGO_SETTINGS_MODULE','portal.settings');"
+                              "django.setup(); print(settings.SITE_URL)"],
+                             capture_output=True, text=True, env=env, check=True).stdout.strip()
+    assert printed == "http://127.0.0.1:8101"

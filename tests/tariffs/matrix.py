@@ -37,6 +37,9 @@ ROWS = [
         everyone(200),
         kwargs=lambda w: {"code": w["public_auth"].verification_code},
     ),
+    Row("public-verify-pdf", everyone(200)),
+    # a POST without a file is refused as bad input (the bad-input fuzz walks it too)
+    Row("public-verify-pdf", everyone(400), method="post", data=lambda w: {}),
     Row("public-transparency", everyone(200)),
     Row("public-quotas", everyone(200)),
     Row("public-stands", everyone(302)),

@@ -40,21 +40,26 @@ from licensing.applications.models import (
     ApplicationStatus,
     DocumentStatus,
 )
+from licensing.applications.next_steps import next_steps
 from licensing.applications.selectors import (
     applications_visible_to,
     approval_blockers,
     current_documents,
+    document_label,
     pending_ranking,
+    plate_conflict,
     required_documents,
 )
 from licensing.fees.services import application_tff, application_tff_issue
+from licensing.grants.selectors import act_chain
 from portal import regulation
 from portal.audit import audit_log, history_for
 from portal.audit_actions import AUDIT_ACTION_LABELS
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.numbers import brl
+from portal.refusals import refusal_status
 from portal.roles import Role, has_role
-from portal.uploads import serve_private_file
+from portal.uploads import sandboxed_file_response
 from portal.views import RoleRequiredMixin
 
 CLERK = (Role.CLERK, Role.ADMIN)
@@ -65,6 +70,7 @@ def _message(exc) -> str:
     """One line for a flash message from a service error."""
     return "; ".join(exc.messages) if isinstance(exc, ValidationError) else str(getattr(exc, "message", exc))
 STATUS_LABELS = dict(ApplicationStatus.choices)
+DOCUMENT_STATUS_LABELS = dict(DocumentStatus.choices)
 ACTION_LABELS = AUDIT_ACTION_LABELS  # one vocabulary: portal.audit_actions.AuditAction
 STEPS = [("modality", "Modalidade"), ("vehicle", "Veículo"), ("driver", "Condutor"), ("auxiliaries", "Auxiliares"),
          ("documents", "Documentos"), ("review", "Conferir e enviar")]
@@ -153,6 +159,7 @@ class ApplicationNewView(WizardMixin, View):
 
     def post(self, request):
         form = ModalityForm(request.POST, bidding=self._bidding())
+        status = 400
         if form.is_valid():
             data = form.cleaned_data
             profile = ApplicantProfile.objects.filter(user=request.user).first()
@@ -163,7 +170,7 @@ class ApplicationNewView(WizardMixin, View):
                     extra={"schooling": profile.schooling, "dependents": profile.dependents,
                            "cnh_points": profile.cnh_points} if profile else None)
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 app.wizard_step = "vehicle"
                 app.save(update_fields=["wizard_step"])
@@ -172,41 +179,53 @@ class ApplicationNewView(WizardMixin, View):
         return render(request, "licensing/applications/wizard/modality.html", {
             "form": form, "steps": STEPS, "step": "modality", "step_index": 1, "step_total": len(STEPS),
             "draft": draft, "crumbs": _crumbs(("Meus requerimentos", reverse("licensing-my-applications")),
-                                              ("Novo requerimento", None))}, status=400)
+                                              ("Novo requerimento", None))}, status=status)
 
 
 class ApplicationStepView(WizardMixin, View):
     def _form(self, app, step, data=None):
         pack = regulation.current()
+        # what was typed and kept "for later" is the latest word on every field of its step
+        typed = (app.typed or {}).get(step)
         if step == "vehicle":
             v = app.vehicle
             initial = {f: getattr(v, f) for f in VehicleForm.base_fields} if v else {}
             if v:
                 initial["plate"] = v.display_plate
-            return VehicleForm(data, initial=initial)
+            return VehicleForm(data, initial=typed or initial)
         if step == "driver":
             profile = ApplicantProfile.objects.filter(user=app.applicant).first()
             initial = {f: getattr(app, f) for f in DriverForm.base_fields}
             if not app.cnh_category and profile:
                 initial.update({f: getattr(profile, f) for f in DriverForm.base_fields if hasattr(profile, f)})
-            return DriverForm(data, initial=initial)
+            return DriverForm(data, initial=typed or initial)
         if step == "auxiliaries":
             slots = int(pack.value("auxiliary.max", app.modality, default=2))
             initial = {}
             for a in app.auxiliaries.all():
-                for f in ("cpf", "name", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear"):
+                for f in ("cpf", "name", "birth_date", "cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear"):
                     initial[f"aux{a.position}_{f}"] = getattr(a, f)
-            return AuxiliariesForm(data, initial=initial, slots=max(slots, 0))
+            return AuxiliariesForm(data, initial=typed or initial, slots=max(slots, 0))
         return None
+
+    def _keep_typed(self, request, app, step, form):
+        """"Salvar e continuar depois" with a step not valid yet: keep the values as typed."""
+        values = {name: request.POST.get(name, "") for name in form.fields if name in request.POST}
+        try:
+            services.application_keep_typed(actor=request.user, application=app, step=step, values=values)
+        except SERVICE_ERRORS as exc:
+            messages.error(request, _message(exc))
+            return redirect("licensing-application", pk=app.pk)
+        messages.success(request, f"Rascunho salvo com o que você digitou. A etapa “{dict(STEPS)[step]}” será "
+                                  "conferida quando você clicar em “Salvar e continuar”.")
+        return redirect("licensing-my-applications")
 
     def _docs_ctx(self, app):
         sent = current_documents(app)
         tff = application_tff(app)
         waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
-        error = _pop_upload_error(self.request, app)
-        return {"items": [{"item": i, "doc": sent.get(i.code), "form": UploadForm(initial={"type": i.code}),
-                           "waived": i.code == waived, "error": error.get("text") if error.get("code") == i.code else ""}
-                          for i in required_documents(app)],
+        result = _pop_upload_error(self.request, app)
+        return {"items": upload_rows(required_documents(app), sent, result, waived),
                 "has_declaration": declaration_item(app) is not None, "tff": tff, "is_owner": True}
 
     def get(self, request, pk, step):
@@ -227,6 +246,7 @@ class ApplicationStepView(WizardMixin, View):
         if step not in ("vehicle", "driver", "auxiliaries"):
             raise Http404
         form = self._form(app, step, request.POST)
+        status = 400
         if form.is_valid():
             data = form.cleaned_data
             kwargs = {}
@@ -243,7 +263,9 @@ class ApplicationStepView(WizardMixin, View):
             except SERVICE_ERRORS as exc:
                 mapping = {f"auxiliary_drivers.{i}.{f}": f"aux{i}_{f}" for i in range(1, 6)
                            for f in ("cpf", "name", "cnh_category", "cnh_first_issued", "cnh_ear", "birth_date")}
-                apply_errors(form, exc, mapping)
+                status = apply_errors(form, exc, mapping)
+                if request.POST.get("later"):
+                    return self._keep_typed(request, app, step, form)
             else:
                 nxt = STEP_NAMES[STEP_NAMES.index(step) + 1]
                 if STEP_NAMES.index(nxt) > STEP_NAMES.index(app.wizard_step or "modality"):
@@ -253,7 +275,9 @@ class ApplicationStepView(WizardMixin, View):
                     messages.success(request, "Rascunho salvo. Você pode continuar depois em “Meus requerimentos”.")
                     return redirect("licensing-my-applications")
                 return redirect(_step_url(app, nxt))
-        return self.render_step(request, app, step, form, status=400)
+        elif request.POST.get("later"):
+            return self._keep_typed(request, app, step, form)
+        return self.render_step(request, app, step, form, status=status)
 
 
 class ApplicationSubmitView(RoleRequiredMixin, View):
@@ -272,7 +296,7 @@ class ApplicationSubmitView(RoleRequiredMixin, View):
                 "application": app, "step": "review", "steps": STEPS, "step_index": len(STEPS),
                 "step_total": len(STEPS), "problems": problems, "auxiliaries": list(app.auxiliaries.all()),
                 "items": [{"item": i, "doc": sent.get(i.code)} for i in required_documents(app)],
-                "crumbs": _crumbs(("Novo requerimento", None))}, status=400)
+                "crumbs": _crumbs(("Novo requerimento", None))}, status=refusal_status(exc))
         return redirect(reverse("licensing-application", kwargs={"pk": app.pk}) + "?protocolado=1")
 
 
@@ -293,39 +317,63 @@ class ApplicationWithdrawView(RoleRequiredMixin, View):
 
 
 def _pop_upload_error(request, app) -> dict:
-    """The item whose last upload was refused, and why (set by DocumentUploadView)."""
-    error = request.session.get("upload_error")
-    if error and error.get("application") == app.pk:
-        del request.session["upload_error"]
-        return error
-    return {}
+    """{item code: why its last file was refused, or "" when it was received} from the last
+    upload (set by DocumentUploadView), shown beside each item."""
+    result = request.session.get("upload_result")
+    if result and result.get("application") == app.pk:
+        del request.session["upload_result"]
+        return {"errors": result.get("errors", {}), "received": result.get("received", [])}
+    return {"errors": {}, "received": []}
+
+
+def upload_rows(items, sent: dict, result: dict, waived: str) -> list[dict]:
+    return [{"item": i, "doc": sent.get(i.code), "waived": i.code == waived,
+             "error": result["errors"].get(i.code, ""), "received": i.code in result["received"]} for i in items]
+
+
+FILE_PREFIX = "file-"  # one file input per checklist item: name "file-<item code>"
 
 
 class DocumentUploadView(RoleRequiredMixin, View):
+    """Files for one or several checklist items in one post; each item is judged on its own
+    (one refused file does not stop the others), and the page returns to the first item that
+    needs attention (a refused one, else the last received)."""
+
     roles = (Role.APPLICANT,)
 
     def post(self, request, pk):
         app = _own_draft(request, pk)
-        form = UploadForm(request.POST, request.FILES)
         back = _step_url(app, "documents") if app.status == ApplicationStatus.DRAFT else reverse(
             "licensing-application", kwargs={"pk": app.pk})
-        if not form.is_valid():
+        chosen = [(name[len(FILE_PREFIX):], f) for name, f in request.FILES.items() if name.startswith(FILE_PREFIX)]
+        form = UploadForm(request.POST, request.FILES)
+        if not chosen and form.is_valid():  # the single-item form (API clients, older pages)
+            chosen = [(form.cleaned_data["type"], form.cleaned_data["file"])]
+        if not chosen:
             messages.error(request, "Escolha um arquivo PDF, JPEG ou PNG para enviar.")
             return redirect(back)
-        code = form.cleaned_data["type"]
-        label = next((i.label for i in required_documents(app) if i.code == code), code)
-        try:
-            doc = services.document_upload(actor=request.user, application=app, doc_type=code,
-                                           file=form.cleaned_data["file"])
-        except SERVICE_ERRORS as exc:
-            text = _message(exc)
-            messages.error(request, f"O arquivo enviado para “{label}” não foi aceito: {text} "
-                                    "Os arquivos já enviados continuam guardados.")
-            # shown again beside the item, which the page scrolls to
-            request.session["upload_error"] = {"application": app.pk, "code": code, "text": text}
-            return redirect(f"{back}#doc-{code}")
-        messages.success(request, f"Arquivo recebido para o item “{label}”.")
-        return redirect(f"{back}#doc-{doc.type}")
+        labels = {i.code: i.label for i in required_documents(app)}
+        errors: dict[str, str] = {}
+        received: list[str] = []
+        for code, file in chosen[:len(labels) or 1]:
+            try:
+                services.document_upload(actor=request.user, application=app, doc_type=code, file=file)
+            except SERVICE_ERRORS as exc:
+                errors[code] = _message(exc)
+            else:
+                received.append(code)
+        if received:
+            names = "; ".join(f"“{labels.get(c, c)}”" for c in received)
+            messages.success(request, f"{'Arquivo recebido' if len(received) == 1 else 'Arquivos recebidos'} "
+                                      f"para {names}.")
+        if errors:
+            names = "; ".join(f"“{labels.get(c, c)}”: {t}" for c, t in errors.items())
+            messages.error(request, f"Não {'foi aceito o arquivo' if len(errors) == 1 else 'foram aceitos os arquivos'} "
+                                    f"de {names} Os arquivos já enviados continuam guardados.")
+        # shown again beside each item, which the page scrolls to
+        request.session["upload_result"] = {"application": app.pk, "errors": errors, "received": received}
+        focus = next(iter(errors), None) or received[-1]
+        return redirect(f"{back}#doc-{focus}")
 
 
 class ApplicationTffView(RoleRequiredMixin, View):
@@ -366,7 +414,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
         tff = application_tff(app) if is_clerk or is_owner else None
         waived = tff.receipt_code if tff is not None and tff.settlement.receipt_waived else ""
         items = []
-        error = _pop_upload_error(request, app) if is_owner else {}
+        result = _pop_upload_error(request, app) if is_owner else {"errors": {}, "received": []}
         open_reqs = [r for r in app.requirements.all() if r.is_open]
         for item in required_documents(app):
             doc = sent.get(item.code)
@@ -374,24 +422,32 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 doc is None or doc.status == DocumentStatus.REJECTED
                 or any(r.document_type in ("", item.code) for r in open_reqs))
             items.append({"item": item, "doc": doc, "can_upload": can_upload, "waived": item.code == waived,
-                          "error": error.get("text") if error.get("code") == item.code else "",
-                          "upload_form": UploadForm(initial={"type": item.code}),
+                          "error": result["errors"].get(item.code, ""), "received": item.code in result["received"],
                           "review_form": ReviewForm(prefix=f"d{doc.pk}") if doc else None})
         inspection = app.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()
+        just_submitted = request.GET.get("protocolado") == "1" and app.protocol
+        checklist = [row["item"] for row in items]
         ctx = {
             "application": app, "items": items, "is_clerk": is_clerk, "is_owner": is_owner, "tff": tff,
             "history": [{"at": e.at, "label": ACTION_LABELS.get(e.action, e.action),
-                         "to": STATUS_LABELS.get(e.to_state, e.to_state),
-                         "reason": e.reason, "type": (e.data or {}).get("type", "")}
+                         "to": STATUS_LABELS.get(e.to_state) or DOCUMENT_STATUS_LABELS.get(e.to_state, e.to_state),
+                         "reason": e.reason, "actor": e.actor_name if is_clerk else "",
+                         "type": document_label(app, (e.data or {})["type"], checklist)
+                         if (e.data or {}).get("type") else ""}
                         for e in history_for(app) if e.action != "document_viewed" or is_clerk],
             "requirements": list(app.requirements.all()), "inspection": inspection,
-            "just_submitted": request.GET.get("protocolado") == "1" and app.protocol,
+            "just_submitted": just_submitted,
             "alvaras": list(app.authorization.alvaras.all()) if app.authorization else [],
+            "chain": act_chain(app.authorization) if app.authorization and (is_clerk or is_owner) else [],
+            "can_upload_any": app.status != ApplicationStatus.DRAFT and any(
+                r["can_upload"] and not r["waived"] for r in items),
             "has_declaration": declaration_item(app) is not None,
             "crumbs": _crumbs(("Meus requerimentos" if is_owner and not is_clerk else "Requerimentos",
                                reverse("licensing-queue") if is_clerk else reverse(
                                    "licensing-my-applications") if is_owner else None), (str(app), None)),
         }
+        if is_owner and not just_submitted:  # what to do now, at the top (the panel shows the same)
+            ctx["next_steps"] = [c for c in next_steps(request.user) if c["app"] == app.pk and c["kind"] != "waiting"]
         if is_clerk:
             ctx.update({
                 "requirement_form": forms.get("requirement_form") or RequirementForm(
@@ -400,6 +456,7 @@ class ApplicationDetailView(RoleRequiredMixin, View):
                 "reject_form": forms.get("reject_form") or RejectForm(),
                 "blockers": _summarise(approval_blockers(app)) if app.status in OPEN_APPLICATION_STATUSES else [],
                 "ranking": _ranking_note(app),
+                "plate_conflict": plate_conflict(app),
                 "pending_documents": sum(1 for row in items if row["doc"] is not None
                                          and row["doc"].status == DocumentStatus.PENDING)
                 if app.status in OPEN_APPLICATION_STATUSES and app.status != ApplicationStatus.DRAFT else 0,
@@ -467,10 +524,5 @@ class DocumentFileView(RoleRequiredMixin, View):
             raise Http404("O arquivo foi apagado pela política de retenção de dados (LGPD).")
         audit_log(actor=request.user, obj=app, action="document_viewed", data={"document": doc.pk, "type": doc.type})
         ext = doc.file.name.rsplit(".", 1)[-1]
-        response = serve_private_file(doc.file, f"{doc.type.replace(':', '-')}.{ext}", inline=True)
-        # shown inside the clerk's page (same origin only); a PDF needs the browser's viewer, so no sandbox
-        response["X-Frame-Options"] = "SAMEORIGIN"
-        sandbox = "" if doc.mime == "application/pdf" else "; sandbox"
-        response["Content-Security-Policy"] = (
-            "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'" + sandbox)
-        return response
+        # shown inside the clerk's page (same origin only), images sandboxed (portal.uploads)
+        return sandboxed_file_response(doc.file, f"{doc.type.replace(':', '-')}.{ext}", mime=doc.mime)

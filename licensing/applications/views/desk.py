@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
@@ -101,9 +101,16 @@ class ClerkActionView(RoleRequiredMixin, View):
         messages.success(self.request, message)
         return redirect("licensing-application", pk=app.pk)
 
-    def fail(self, app, **forms):
+    def fail(self, app, status: int = 400, **forms):
+        """The page again with the form's errors: 400 for invalid input, 409 for a refusal that
+        conflicts with the state of the application (portal.refusals). A conflict is said at the
+        top of the page: in the application's new state the form may no longer be shown."""
+        if status == 409:
+            for form in forms.values():
+                for error in form.errors.pop(NON_FIELD_ERRORS, []):
+                    messages.error(self.request, error)
         ctx = ApplicationDetailView.context(self.request, app, **forms)
-        return render(self.request, "licensing/applications/application_detail.html", ctx, status=400)
+        return render(self.request, "licensing/applications/application_detail.html", ctx, status=status)
 
 
 class DocumentReviewView(ClerkActionView):
@@ -144,33 +151,35 @@ class RequirementView(ClerkActionView):
     def post(self, request, pk):
         app = self.app(pk)
         form = RequirementForm(request.POST, document_choices=[(i.code, i.label) for i in required_documents(app)])
+        status = 400
         if form.is_valid():
             try:
                 applications_review.requirement_raise(actor=request.user, application=app, text=form.cleaned_data["text"],
                                            document_type=form.cleaned_data["document_type"],
                                            due_date=form.cleaned_data["due_date"])
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 return self.done(app, "Exigência registrada; o requerente foi avisado.")
-        return self.fail(app, requirement_form=form)
+        return self.fail(app, status, requirement_form=form)
 
 
 class ScheduleView(ClerkActionView):
     def post(self, request, pk):
         app = self.app(pk)
         form = ScheduleForm(request.POST)
+        status = 400
         if form.is_valid():
             when = timezone.make_aware(datetime.combine(form.cleaned_data["date"], form.cleaned_data["time"]),
                                        regulation.current().tz)
             try:
                 applications_review.inspection_schedule(actor=request.user, application=app, scheduled_for=when,
-                                             agent=form.cleaned_data["agent"])
+                                             agent=form.cleaned_data["agent"], location=form.cleaned_data["location"])
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 return self.done(app, "Vistoria agendada; o requerente foi avisado.")
-        return self.fail(app, schedule_form=form)
+        return self.fail(app, status, schedule_form=form)
 
 
 class ApproveView(ClerkActionView):
@@ -190,14 +199,15 @@ class RejectView(ClerkActionView):
     def post(self, request, pk):
         app = self.app(pk)
         form = RejectForm(request.POST)
+        status = 400
         if form.is_valid():
             try:
                 services.application_reject(actor=request.user, application=app, reason=form.cleaned_data["reason"])
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 return self.done(app, "Requerimento indeferido; o requerente foi avisado.")
-        return self.fail(app, reject_form=form)
+        return self.fail(app, status, reject_form=form)
 
 
 class RankingView(RoleRequiredMixin, View):
@@ -237,15 +247,16 @@ class CallsView(RoleRequiredMixin, View):
 
     def post(self, request):
         form = CallForm(request.POST)
+        status = 400
         if form.is_valid():
             try:
                 call, created = applications_calls.call_open(actor=request.user, **form.cleaned_data)
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 messages.success(request, f"{'Edital aberto' if created else 'Este edital já existia'}: {call}.")
                 return redirect("licensing-calls")
-        return self.render_page(request, form, status=400)
+        return self.render_page(request, form, status=status)
 
 
 # --- agent ---------------------------------------------------------------------------------------------
@@ -285,14 +296,15 @@ class InspectionRecordView(RoleRequiredMixin, View):
         inspection = self._get(request, pk)
         items = regulation.current().inspection_items(inspection.application.modality)
         form = InspectionResultForm(request.POST, items=items)
+        status = 400
         if form.is_valid():
             try:
                 applications_review.inspection_record(actor=request.user, inspection=inspection,
                                            approved=form.cleaned_data["approved"], checklist=form.checklist(),
                                            notes=form.cleaned_data["notes"])
             except SERVICE_ERRORS as exc:
-                apply_errors(form, exc)
+                status = apply_errors(form, exc)
             else:
                 messages.success(request, "Resultado da vistoria registrado.")
                 return redirect("licensing-agent-inspections")
-        return self._render(request, inspection, form, status=400)
+        return self._render(request, inspection, form, status=status)

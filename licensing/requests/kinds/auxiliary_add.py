@@ -10,13 +10,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 
-from licensing.grants.models import Authorization
+from licensing.applications import rules as entry_rules
+from licensing.grants.models import CURRENT_STATUSES, AmendmentKind, Authorization
 from licensing.grants.selectors import active_bar
-from licensing.grants.services import alvara_issue
+from licensing.grants.services import alvara_issue, amendment_issue
 from licensing.requests import forms
 from licensing.requests.kinds.base import (
     Kind,
     alvara_scope,
+    documents_presented,
     raise_all,
     read_bool,
     read_cpf,
@@ -36,10 +38,11 @@ from licensing.requests.rules import (
     auxiliary_limit_violation,
     driver_requirement_violations,
 )
+from portal import regulation
 from portal.audit import audit_log
 from portal.exceptions import RuleViolation
 from portal.roles import Role
-from portal.validators import only_digits
+from portal.validators import driver_dates_errors, only_digits
 
 
 def offered(pack, modality: str) -> bool:
@@ -64,6 +67,9 @@ def clean(pack, auth: Authorization, data: dict, on: date, exclude_pk: int | Non
     }
     if not clean["cnh_number"]:
         raise ValidationError({"cnh_number": ["Informe o número da CNH do condutor auxiliar."]})
+    errors = driver_dates_errors(birth_date=clean["birth_date"], cnh_first_issued=clean["cnh_first_issued"], today=on)
+    if errors:
+        raise ValidationError(errors)
     if cpf == (auth.holder.cpf or ""):
         raise ValidationError({"cpf": ["O titular não pode ser cadastrado como seu próprio condutor auxiliar."]})
     if AuxiliaryDriver.objects.filter(authorization=auth, person__cpf=cpf, status=AuxiliaryStatus.ACTIVE).exists():
@@ -83,6 +89,11 @@ def clean(pack, auth: Authorization, data: dict, on: date, exclude_pk: int | Non
     if bar is not None:
         violations.append(RuleViolation("auxiliary_barred", "Este condutor está impedido de atuar no serviço "
                                         f"({bar.reason}).", bar.legal_basis, field="cpf", conflict=True))
+    # the same checks as an auxiliary named in the application: exclusivity (a current holder of
+    # another grant may not be someone's auxiliary) and the pack's documents for auxiliaries
+    violations += entry_rules.exclusive_permission(
+        Authorization.objects.filter(holder__cpf=cpf, status__in=CURRENT_STATUSES).exclude(pk=auth.pk).exists(),
+        pack.param("grant.exclusive_public_permission", auth.modality), person="condutor auxiliar", field="cpf")
     violations += driver_requirement_violations(
         birth_date=clean["birth_date"], cnh_category=clean["cnh_category"],
         cnh_first_issued=clean["cnh_first_issued"], cnh_ear=clean["cnh_ear"], on=on,
@@ -92,9 +103,14 @@ def clean(pack, auth: Authorization, data: dict, on: date, exclude_pk: int | Non
         ear_required=pack.param("driver.ear_required", auth.modality),
     )
     raise_all(violations)
+    clean["documents"] = documents_presented(pack, auth, data, "auxiliary", kind="new")
     for key in ("birth_date", "cnh_first_issued"):
         clean[key] = clean[key].isoformat() if clean[key] else None
     return clean, max_param.legal_basis if max_param else ""
+
+
+def make_form(form_class, data, *, auth: Authorization, user):
+    return form_class(data, documents=regulation.current().documents(auth.modality, "new", applies_to="auxiliary"))
 
 
 def apply(*, actor, req, auth, pack, reason) -> dict:
@@ -118,18 +134,24 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
               data={"authorization": auth.number, "request": req.protocol})
     result: dict[str, Any] = {"auxiliary": aux.pk}
     if alvara_scope(pack) == "driver":
-        alvara = alvara_issue(actor=actor, authorization=auth, person=person, is_auxiliary=True)
-        result["alvara"] = {"id": alvara.pk, "number": alvara.number}
+        new = alvara_issue(actor=actor, authorization=auth, person=person, is_auxiliary=True)
+        result["alvara"] = {"id": new.pk, "number": new.number}
     else:
         new = vehicle_alvara_reissue(actor=actor, auth=auth, pack=pack, reason="Inclusão de condutor auxiliar")
         if new:
             result["alvara"] = {"id": new.pk, "number": new.number}
+    amendment = amendment_issue(
+        actor=actor, authorization=auth, kind=AmendmentKind.AUXILIARY_ADD, reason=reason or "Inclusão de condutor auxiliar",
+        changes=[{"label": "Condutor auxiliar incluído", "before": "", "after": person.display_name}],
+        source=f"pedido {req.protocol}", legal_basis=req.legal_basis, alvara=new)
+    result["amendment"] = {"id": amendment.pk, "number": amendment.number}
     return result
 
 
 KIND = register(Kind(
     code=RequestKind.AUXILIARY_ADD, form=forms.AuxiliaryAddForm, clean=clean, apply=apply, offered=offered,
-    refusal=refusal, multiple_open=True,
-    labels={"cpf": "CPF", "name": "nome", "birth_date": "data de nascimento", "cnh_number": "número da CNH",
-            "cnh_category": "categoria da CNH", "cnh_first_issued": "primeira habilitação", "cnh_ear": "CNH com EAR"},
+    refusal=refusal, make_form=make_form, multiple_open=True,
+    labels={"documents": "documentos apresentados", "cpf": "CPF", "name": "nome", "birth_date": "data de nascimento",
+            "cnh_number": "número da CNH", "cnh_category": "categoria da CNH", "cnh_first_issued": "primeira habilitação",
+            "cnh_ear": "CNH com EAR", "amendment": "ato de alteração"},
 ))

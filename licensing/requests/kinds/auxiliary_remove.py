@@ -9,9 +9,10 @@ from typing import Any
 
 from licensing.grants.models import (
     AlvaraStatus,
+    AmendmentKind,
     Authorization,
 )
-from licensing.grants.services import alvara_set_status
+from licensing.grants.services import alvara_set_status, amendment_issue
 from licensing.requests import forms
 from licensing.requests.kinds.base import (
     Kind,
@@ -88,6 +89,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
               to_state=AuxiliaryStatus.REMOVED, reason=reason or "Exclusão de condutor auxiliar",
               data={"late": req.late, "request": req.protocol})
     result: dict[str, Any] = {"auxiliary": aux.pk, "late": req.late}
+    new = None
     if alvara_scope(pack) == "driver":
         cancelled = []
         for alvara in auth.alvaras.filter(person=aux.person, is_auxiliary=True,
@@ -100,6 +102,11 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         new = vehicle_alvara_reissue(actor=actor, auth=auth, pack=pack, reason="Exclusão de condutor auxiliar")
         if new:
             result["alvara"] = {"id": new.pk, "number": new.number}
+    amendment = amendment_issue(
+        actor=actor, authorization=auth, kind=AmendmentKind.AUXILIARY_REMOVE, reason=reason or "Exclusão de condutor auxiliar",
+        changes=[{"label": "Condutor auxiliar excluído", "before": aux.person.display_name, "after": ""}],
+        source=f"pedido {req.protocol}", legal_basis=req.legal_basis, alvara=new)
+    result["amendment"] = {"id": amendment.pk, "number": amendment.number}
     return result
 
 
@@ -108,6 +115,6 @@ KIND = register(Kind(
     refusal=refusal, make_form=make_form, after_filing=after_filing, recheck_on_decision=False,
     labels={"auxiliary": "condutor auxiliar (registro)", "left_on": "data do desligamento",
             "days_after": "dias até a comunicação", "deadline_days": "prazo legal (dias)", "late": "fora do prazo",
-            "reason": "motivo", "cancelled_alvaras": "alvarás cancelados"},
+            "reason": "motivo", "cancelled_alvaras": "alvarás cancelados", "amendment": "ato de alteração"},
     action_labels={"auxiliary_removal_late": "comunicação fora do prazo registrada"},
 ))

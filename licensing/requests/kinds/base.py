@@ -218,14 +218,15 @@ def auxiliary_for(auth: Authorization, data: dict) -> AuxiliaryDriver:
     return aux
 
 
-def documents_presented(pack, auth, data: dict, applies_to: str) -> list[str]:
-    """The pack's renewal checklist for the person: every item must be presented."""
+def documents_presented(pack, auth, data: dict, applies_to: str, kind: str = "renewal") -> list[str]:
+    """The pack's checklist for the person (``kind``: the documents of a renewal, or of a new
+    application for a driver included after the grant): every item must be presented."""
     raw = data.get("documents") or []
     if isinstance(raw, str):
         raw = [c for c in raw.replace(";", ",").split(",") if c.strip()]
     if not isinstance(raw, (list, tuple)):
         raise ValidationError({"documents": ["Informe a lista de documentos apresentados (códigos da lista do pedido)."]})
-    required = pack.documents(auth.modality, "renewal", applies_to=applies_to)
+    required = pack.documents(auth.modality, kind, applies_to=applies_to)
     missing = missing_documents(required=required, presented=raw)
     if missing:
         labels = "; ".join(f"{d['label']} ({d.get('legal_basis', '')})" for d in missing)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from datetime import date
 
+from fleet import rules as fleet_rules
 from licensing.grants.models import Authorization
 from licensing.requests import forms
 from licensing.requests.kinds.base import (
     Kind,
     compliance_proven_years,
     documents_presented,
+    raise_all,
     register,
     resolve_notices,
 )
@@ -49,6 +51,11 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
     if isinstance(filing, RuleViolation):
         raise filing
     documents = documents_presented(pack, auth, data, "holder")
+    # "comprovar anualmente que está preenchendo todos os requisitos": the vehicle's among them,
+    # judged by the same vehicle rules as at entry and at substitution.
+    if auth.vehicle is not None:
+        raise_all(fleet_rules.vehicle_violations(auth.vehicle.rule_facts(), on,
+                                                 fleet_rules.vehicle_params(pack, auth.modality)))
     return ({"year": filing.year, "due_on": filing.due_on.isoformat(), "late": filing.late,
              "documents": documents}, param.legal_basis)
 

@@ -11,11 +11,18 @@ from django.urls import reverse
 
 from licensing.grants.models import (
     CURRENT_STATUSES,
+    AmendmentKind,
     Authorization,
     AuthorizationStatus,
 )
 from licensing.grants.selectors import active_bar
-from licensing.grants.services import alvara_issue, authorization_set_status
+from licensing.grants.services import (
+    alvara_issue,
+    amendment_issue,
+    authorization_set_status,
+    ensure_plate_free,
+    vehicle_bond_basis,
+)
 from licensing.requests import forms
 from licensing.requests.kinds.base import (
     Kind,
@@ -83,12 +90,13 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
     if plate and (not auth.vehicle or plate != auth.vehicle.plate):
         from fleet.models import Vehicle
 
-        vehicle = Vehicle.objects.filter(plate=plate).first()
-        if vehicle is None:
-            raise ValidationError({"vehicle_plate": ["Veículo não cadastrado: cadastre-o antes do pedido."]})
-        if Authorization.objects.filter(vehicle=vehicle, status__in=CURRENT_STATUSES).exists():
+        # the new holder's own declaration of the plate: another person's row is never taken over
+        if not Vehicle.objects.filter(plate=plate, owner=new_holder).exists():
+            raise ValidationError({"vehicle_plate": [
+                "Veículo não cadastrado em nome do novo titular: cadastre-o em nome dele antes do pedido."]})
+        if Authorization.objects.filter(vehicle__plate=plate, status__in=CURRENT_STATUSES).exclude(pk=auth.pk).exists():
             raise RuleViolation("transfer_vehicle_in_use", "Este veículo já está vinculado a outra autorização vigente.",
-                                field="vehicle_plate", conflict=True)
+                                vehicle_bond_basis(pack, auth.modality), field="vehicle_plate", conflict=True)
     suffix = {"holder_years": ", I", "incapacity": ", III"}.get(ground, ", II")
     clean = {"ground": ground, "new_holder_cpf": cpf, "new_holder_name": new_holder.display_name,
              "relationship": relationship if relationship in HEIR_RELATIONSHIPS else "",
@@ -102,7 +110,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
     new_holder = get_user_model().objects.get(cpf=req.data["new_holder_cpf"])
     vehicle = auth.vehicle
     if req.data.get("vehicle_plate") and (not vehicle or req.data["vehicle_plate"] != vehicle.plate):
-        vehicle = Vehicle.objects.get(plate=req.data["vehicle_plate"])
+        vehicle = Vehicle.objects.get(plate=req.data["vehicle_plate"], owner=new_holder)
     today = pack.today()
     open_assignment = StandAssignment.objects.filter(
         authorization=auth, status__in=[AssignmentStatus.ACTIVE, AssignmentStatus.WAITING]).first()
@@ -117,6 +125,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         audit_log(actor=actor, obj=aux, action="auxiliary_removed", from_state=AuxiliaryStatus.ACTIVE,
                   to_state=AuxiliaryStatus.REMOVED, reason="Transferência da autorização")
     act = pack.act("authorization")
+    ensure_plate_free(vehicle=vehicle, holder=new_holder, modality=auth.modality)  # the old grant no longer counts
     successor = Authorization.objects.create(
         number=document_number("authorization", today.year), act_name=act.get("name", auth.act_name),
         modality=auth.modality, holder=new_holder, vehicle=vehicle, valid_from=today,
@@ -130,9 +139,17 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
               data={"number": successor.number, "predecessor": auth.number, "valid_until": successor.valid_until.isoformat()})
     result: dict[str, Any] = {"authorization": {"id": successor.pk, "number": successor.number},
                               "predecessor": auth.number}
+    alvara = None
     if alvara_scope(pack) != "none":
         alvara = alvara_issue(actor=actor, authorization=successor, person=new_holder)
         result["alvara"] = {"id": alvara.pk, "number": alvara.number}
+    amendment = amendment_issue(
+        actor=actor, authorization=auth, kind=AmendmentKind.TRANSFER, reason=reason or "Transferência da autorização",
+        changes=[{"label": "Titular", "before": auth.holder.display_name, "after": new_holder.display_name},
+                 {"label": "Ato em vigor", "before": f"{auth.act_name} nº {auth.number}",
+                  "after": f"{successor.act_name} nº {successor.number}"}],
+        source=f"pedido {req.protocol}", legal_basis=req.legal_basis, alvara=alvara)
+    result["amendment"] = {"id": amendment.pk, "number": amendment.number}
     if open_assignment is not None:
         _assignment_close(actor=actor, assignment=open_assignment, reason="Transferência da autorização")
         moved = StandAssignment.objects.create(
@@ -150,5 +167,6 @@ KIND = register(Kind(
     code=RequestKind.TRANSFER, form=forms.TransferForm, clean=clean, apply=apply, offered=offered,
     labels={"new_holder_cpf": "CPF do novo titular", "new_holder_name": "novo titular", "relationship": "parentesco",
             "event_on": "data do fato", "proof": "comprovação", "vehicle_plate": "placa do veículo",
-            "authorization": "nova autorização", "predecessor": "autorização anterior"},
+            "authorization": "nova autorização", "predecessor": "autorização anterior",
+            "amendment": "ato de alteração"},
 ))

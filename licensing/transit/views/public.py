@@ -14,6 +14,7 @@ from licensing.transit import selectors as sel
 from licensing.transit import services as svc
 from licensing.transit.views._base import PER_PAGE, TransitEnabledMixin, _law_url, _pct
 from portal import regulation
+from portal.client_ip import client_ip
 from portal.refusals import SERVICE_ERRORS, apply_refusal
 
 
@@ -70,7 +71,7 @@ def _complaints_throttled(request) -> bool:
     """At most COMPLAINTS_PER_HOUR public complaints per address per hour (anti-spam)."""
     from django.core.cache import cache
 
-    key = f"transit-complaints:{request.META.get('REMOTE_ADDR', '')}"
+    key = f"transit-complaints:{client_ip(request)}"  # the client behind the trusted proxies
     cache.add(key, 0, timeout=3600)
     try:
         count = cache.incr(key)

@@ -42,7 +42,7 @@ def payload(modality: str = "taxi", *, auxiliaries: int = 0, **overrides) -> dic
     }
     driver = {"cnh_number": CNH().generate(), "cnh_category": cats[-1],
               "cnh_first_issued": date(today.year - 10, 1, 15).isoformat(), "cnh_ear": True}
-    aux = [{"cpf": CPF().generate(), "name": f"Auxiliar {i}", "cnh_number": CNH().generate(), "cnh_category": cats[-1],
+    aux = [{"cpf": CPF().generate(), "name": f"Auxiliar {i}", "birth_date": "1984-04-02", "cnh_number": CNH().generate(), "cnh_category": cats[-1],
             "cnh_first_issued": date(today.year - 8, 2, 1).isoformat(), "cnh_ear": True}
            for i in range(1, auxiliaries + 1)]
     data = {"kind": "new", "modality": modality, "vehicle": vehicle, "driver": driver, "auxiliary_drivers": aux}

@@ -93,7 +93,7 @@ def build(world, personas):
     from django.core.files.base import ContentFile
     from django.utils import timezone
 
-    from licensing.grants.services import alvara_issue
+    from licensing.grants.services import alvara_issue, amendment_issue
     from licensing.models import Application, ApplicationDocument, Inspection
     from tests.factories import VehicleFactory, issue_authorization
     from tests.licensing.applications.helpers import PDF_BYTES
@@ -116,3 +116,6 @@ def build(world, personas):
     authorization, _ = issue_authorization(holder=alice, vehicle=VehicleFactory(owner=alice))
     world["authorization"] = authorization
     world["alvara"] = alvara_issue(actor=None, authorization=authorization, person=alice)
+    world["amendment"] = amendment_issue(
+        actor=None, authorization=authorization, kind="auxiliary_add", reason="Inclusão de condutor auxiliar",
+        changes=[{"label": "Condutor auxiliar incluído", "before": "", "after": "Fulano"}])

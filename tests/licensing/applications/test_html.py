@@ -52,9 +52,12 @@ def test_html_journey(slug, modality, load_pack, web, applicant, clerk, agent):
                                  "cnh_first_issued": "15/01/2010", "cnh_ear": "on", "schooling": "4",
                                  "dependents": "2"})
     assert r.status_code == 302 and r["Location"] == step("auxiliaries")
-    r = me.post(step("auxiliaries"), {"aux1_name": "Paulo Auxiliar", "aux1_cpf": CPF().generate(),
-                                      "aux1_cnh_number": CNH().generate(), "aux1_cnh_category": cats[-1],
-                                      "aux1_cnh_first_issued": "01/02/2012", "aux1_cnh_ear": "on"})
+    aux = {"aux1_name": "Paulo Auxiliar", "aux1_cpf": CPF().generate(), "aux1_cnh_number": CNH().generate(),
+           "aux1_cnh_category": cats[-1], "aux1_cnh_first_issued": "01/02/2012", "aux1_cnh_ear": "on"}
+    if pack.param("driver.min_age", modality) is not None:  # the auxiliary's age is asked like the holder's
+        r = me.post(step("auxiliaries"), aux)
+        assert r.status_code == 400 and "idade mínima" in r.content.decode()
+    r = me.post(step("auxiliaries"), {**aux, "aux1_birth_date": "10/03/1985"})
     assert r.status_code == 302 and r["Location"] == step("documents")
     body = me.get(step("documents")).content.decode()
     assert "Paulo Auxiliar" in body
@@ -83,7 +86,8 @@ def test_html_journey(slug, modality, load_pack, web, applicant, clerk, agent):
         assert r.status_code == 302
     assert AuditEntry.objects.filter(action="document_viewed", object_id=str(app.pk)).count() == app.documents.count()
     r = desk.post(reverse("licensing-schedule", kwargs={"pk": app.pk}),
-                  {"agent": agent.pk, "date": _br(today + timedelta(days=2)), "time": "09:30"})
+                  {"agent": agent.pk, "date": _br(today + timedelta(days=2)), "time": "09:30",
+                   "location": "Pátio da Secretaria"})
     assert r.status_code == 302
     field = web(agent)
     inspection = app.inspections.get()
@@ -290,3 +294,35 @@ def test_wizard_first_step_says_what_to_choose_and_where_the_open_application_is
     body = r.content.decode()
     assert r.status_code == 400 and "no máximo 1 outorga;" in body, body[:3000]
     assert "Veja a situação dos seus pedidos" in body
+
+
+@pytest.mark.django_db
+def test_save_for_later_keeps_an_invalid_step_and_submit_waits_for_it(alegre, web, applicant):
+    open_call("taxi")
+    me = web(applicant)
+    me.post(reverse("licensing-application-new"), {"modality": "taxi", "kind": "new"})
+    app = Application.objects.get(applicant=applicant)
+    url = reverse("licensing-application-step", kwargs={"pk": app.pk, "step": "vehicle"})
+    r = me.post(url, {"plate": "QAB1C23", "manufacture_year": "20", "later": "1", "csrfmiddlewaretoken": "x"})
+    assert r.status_code == 302 and r["Location"] == reverse("licensing-my-applications")
+    app.refresh_from_db()
+    assert app.typed == {"vehicle": {"plate": "QAB1C23", "manufacture_year": "20"}} and app.vehicle is None
+    entry = AuditEntry.objects.filter(action="application_draft_saved", object_id=str(app.pk)).get()
+    assert entry.data["unjudged_fields"] == ["manufacture_year", "plate"]
+    body = me.get(url).content.decode()
+    assert 'value="QAB1C23"' in body and 'value="20"' in body
+    assert f'href="{url}">Continuar pedido' in me.get(reverse("licensing-my-applications")).content.decode()
+    # protocolling refuses while a step holds values not judged yet, naming the step
+    r = me.post(reverse("licensing-application-submit", kwargs={"pk": app.pk}))
+    assert r.status_code == 400 and "ainda não conferidos" in r.content.decode()
+    # a valid "continue" judges the step and forgets the kept values
+    pack = alegre
+    today = pack.today()
+    r = me.post(url, {"plate": "QAB1C23", "renavam": RENAVAM().generate(), "make": "Fiat", "model": "Uno",
+                      "color": (pack.value("vehicle.colors", "taxi") or ["branca"])[0],
+                      "manufacture_year": today.year - 1, "first_registration_date": _br(today - timedelta(days=90)),
+                      "doors": "5", "seats": "5", "engine_cc": "1600"})
+    import re
+    assert r.status_code == 302, re.findall(r'invalid-feedback[^>]*>(.*?)</div>', r.content.decode(), re.S)
+    app.refresh_from_db()
+    assert app.typed == {} and app.vehicle is not None

@@ -172,16 +172,24 @@ def test_api_driver_age_and_cnh(itagiba, api, applicant):
     today = itagiba.today()
     applicant.birth_date = today.replace(year=today.year - 21) + timedelta(days=1)
     applicant.save()
-    r = api(applicant).post("/api/v1/applications/", payload("taxi"), format="json")
+    two_years = today.replace(year=today.year - 2).isoformat()  # a CNH issued after the 18th birthday
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", driver={"cnh_first_issued": two_years}),
+                            format="json")
     assert r.status_code == 400 and r.json()["rule"]["code"] == "driver.min_age"
     applicant.birth_date = today.replace(year=today.year - 21)
     applicant.save()
     recent = (today - timedelta(days=365 + 364)).isoformat()
     r = api(applicant).post("/api/v1/applications/", payload("taxi", driver={"cnh_first_issued": recent}), format="json")
     assert r.status_code == 400 and r.json()["rule"]["code"] == "driver.cnh_min_years"
-    r = api(applicant).post("/api/v1/applications/", payload("taxi", driver={"cnh_ear": False}), format="json")
+    r = api(applicant).post("/api/v1/applications/", payload("taxi", driver={"cnh_ear": False,
+                                                                            "cnh_first_issued": two_years}),
+                            format="json")
     assert r.status_code == 400 and "driver.cnh_ear" in r.json()["errors"]
-    assert api(applicant).post("/api/v1/applications/", payload("taxi"), format="json").status_code == 201
+    # a 21-year-old whose first CNH would be 10 years old: issued at 11, refused naming the field
+    r = api(applicant).post("/api/v1/applications/", payload("taxi"), format="json")
+    assert r.status_code == 400 and "18 anos" in r.json()["errors"]["driver.cnh_first_issued"][0]
+    assert api(applicant).post("/api/v1/applications/", payload("taxi", driver={"cnh_first_issued": two_years}),
+                               format="json").status_code == 201
 
 
 @pytest.mark.django_db

@@ -21,9 +21,17 @@ def grant(holder=None, modality="taxi", valid_from: date | None = None, **vehicl
     return auth, alvaras
 
 
-def aux_data(**kw) -> dict:
+def aux_documents(modality: str = "taxi") -> list[str]:
+    """Every document the current pack asks of an auxiliary included after the grant."""
+    from portal import regulation
+
+    return [d["code"] for d in regulation.current().documents(modality, "new", applies_to="auxiliary")]
+
+
+def aux_data(modality: str = "taxi", **kw) -> dict:
     data = {"cpf": new_cpf(), "name": "Bruno Auxiliar", "birth_date": "1990-01-01", "cnh_number": "12345678900",
-            "cnh_category": "D", "cnh_first_issued": "2010-01-01", "cnh_ear": True}
+            "cnh_category": "D", "cnh_first_issued": "2010-01-01", "cnh_ear": True,
+            "documents": aux_documents(modality)}
     data.update(kw)
     return data
 

@@ -158,9 +158,16 @@ def test_substitution_filed_on_the_form_and_shown_in_portuguese(itagiba, applica
     url = f"/minha-autorizacao/{auth.pk}/pedidos/novo/substitution/"
     data = {"ground": "newer", "vehicle_plate": "abc-1d23", "vehicle_renavam": RENAVAM().generate(),
             "vehicle_make": "Fiat", "vehicle_model": "Cronos", "vehicle_color": "branca",
-            "vehicle_manufacture_year": "2025", "vehicle_first_registration_date": "2025-03-01"}
+            "vehicle_manufacture_year": "2025", "vehicle_first_registration_date": "2025-03-01",
+            "vehicle_doors": "4", "vehicle_seats": "5", "vehicle_engine_cc": "1000"}
     bad = web(applicant).post(url, {**data, "vehicle_renavam": "123"})
     assert bad.status_code == 400 and "RENAVAM inválido" in bad.content.decode()
+    # the substitute meets the entry rules: a 2-door, 999 cc, black car is refused, each with its article
+    bad = web(applicant).post(url, {**data, "vehicle_doors": "2", "vehicle_engine_cc": "999", "vehicle_color": "preta"})
+    page = bad.content.decode()
+    assert bad.status_code == 400
+    for article in ("art. 13, IV", "art. 13, VI", "art. 13, III"):
+        assert article in page
     r = web(applicant).post(url, data)
     assert r.status_code == 302, r.content.decode()[:3000]
     body = web(applicant).get(r["Location"]).content.decode()

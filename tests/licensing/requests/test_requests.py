@@ -350,7 +350,15 @@ def test_overdue_job_task_records_its_run(arapora, applicant, clerk, api):
 def test_substitution_where_the_law_lists_no_grounds_amends_the_act(load_pack, slug, applicant, clerk, api):
     pack = load_pack(slug)
     auth, alvaras = grant(applicant, manufacture_year=2023)
-    r = file(api, applicant, auth, "substitution", {"vehicle": vehicle_data(manufacture_year=pack.today().year - 1)})
+    doors = pack.value("vehicle.min_doors", "taxi")
+    newer = pack.today().year - 1
+    short = file(api, applicant, auth, "substitution", {"vehicle": vehicle_data(manufacture_year=newer, doors=doors - 1)})
+    assert short.status_code == 400 and short.json()["rule"]["code"] == "vehicle.min_doors"
+    assert short.json()["rule"]["legal_basis"] == pack.basis("vehicle.min_doors", "taxi")
+    listed_nowhere = file(api, applicant, auth, "substitution",
+                          {"ground": "newer", "vehicle": vehicle_data(manufacture_year=newer, doors=doors)})
+    assert listed_nowhere.status_code == 400 and listed_nowhere.json()["rule"]["code"] == "substitution_ground"
+    r = file(api, applicant, auth, "substitution", {"vehicle": vehicle_data(manufacture_year=newer, doors=doors)})
     assert r.status_code == 201, r.json()
     rid = r.json()["id"]
     api(clerk).post(f"/api/v1/requests/{rid}/inspection/", {"approved": True}, format="json")
@@ -367,7 +375,7 @@ def test_substitute_vehicle_over_the_max_age_is_refused(arapora, applicant, api)
     old_year = arapora.today().year - 6
     r = file(api, applicant, auth, "substitution", {"vehicle": vehicle_data(manufacture_year=old_year)})
     assert r.status_code == 400
-    assert r.json()["rule"] == {"code": "substitution_new_vehicle_too_old",
+    assert r.json()["rule"] == {"code": "vehicle.max_age_years",
                                 "legal_basis": "Lei 724/2008 (Araporã/MG), art. 16, IV"}
 
 

@@ -1,0 +1,38 @@
+"""What every bench script shares: quick mode, the bench database and one result line per figure.
+
+Each figure is printed as it is measured and also as a machine-readable line
+``RESULT|name|figure|target|ok``, which bench/run.py gathers into the final table.
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlparse
+
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench_perf")
+
+
+def result(name: str, figure: str, target: str, ok: bool | None) -> bool:
+    """Print one line of the table; ``ok`` None is a figure without a target (information)."""
+    mark = "—" if ok is None else ("OK" if ok else "FALHOU")
+    print(f"  {name:<44} {figure:<50} {target:<18} {mark}", flush=True)
+    print(f"RESULT|{name}|{figure}|{target}|{mark}", flush=True)
+    return ok is not False
+
+
+def recreate_database(url: str = DB_URL) -> None:
+    """Drop and create the bench database (local PostgreSQL only)."""
+    import psycopg2
+
+    parts = urlparse(url)
+    if parts.hostname not in ("127.0.0.1", "localhost"):
+        raise SystemExit("bench: só um PostgreSQL local é permitido")
+    name = parts.path.lstrip("/")
+    conn = psycopg2.connect(host=parts.hostname, port=parts.port or 5432, user=parts.username or "postgres",
+                            password=parts.password or None, dbname="postgres")
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cur.execute(f'CREATE DATABASE "{name}"')
+    conn.close()
