@@ -100,3 +100,20 @@ def test_a_recomputed_fine_cancels_its_dam_and_issues_a_new_one(api, alegre, app
     assert old.status == FeeStatus.CANCELLED and old.amount == Decimal("150.00")  # the issued DAM is not edited
     assert fine.fee.pk != old.pk and fine.fee.amount == Decimal("75.00") and fine.number == fine.fee.number
     assert fine.fee.due_date == old.due_date and fine.amount == Decimal("75.00")
+
+
+def test_a_fine_without_a_fees_dam_is_listed_for_the_treasury_too(api, web, alegre, applicant, clerk, grant, issue,
+                                                                   chain):
+    """A fine issued before its DAM moved to the fees room (or of an auto without a holder
+    account) reaches the dívida ativa list through portal.registry.OVERDUE_FINES."""
+    from enforcement.models import Fine
+    from licensing.fees.models import Fee
+
+    inf = _final(api, alegre, applicant, grant, issue, chain)
+    yesterday = alegre.today() - timedelta(days=1)
+    Fee.objects.filter(pk=inf.fine.fee_id).update(status="cancelled")
+    Fine.objects.filter(pk=inf.fine.pk).update(fee=None, due_date=yesterday)
+    html = web(clerk).get(reverse("lifecycle-fee-overdue")).content.decode()
+    assert inf.fine.number in html and reverse("enforcement:detail", args=[inf.pk]) in html
+    csv_text = web(clerk).get(reverse("lifecycle-fee-overdue-csv")).content.decode("utf-8-sig")
+    assert f"{inf.fine.number},fine," in csv_text and ",150.00," in csv_text
