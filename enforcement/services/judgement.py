@@ -32,6 +32,7 @@ from enforcement.services.effects import (
 from enforcement.services.penalty import compute_penalty_for
 from portal import regulation
 from portal.audit import audit_log
+from portal.numbers import brl
 from portal.exceptions import InvalidTransition
 from portal.numbering import document_number
 
@@ -91,7 +92,7 @@ def infraction_judge(*, actor, infraction: Infraction, upheld: bool, grounds: st
                           "decision_notice_pending": inf.decision_notice_pending})
         missing = penalty.get("missing_regulation")
         summary = (f"Penalidade: {', '.join(penalty['labels'])}"
-                   + (f", multa de R$ {penalty['amount']}" if penalty.get("amount") else "")
+                   + (f", multa de {brl(penalty['amount'])}" if penalty.get("amount") else "")
                    + (f". A multa não pode ser cobrada enquanto não houver {missing}" if missing else ""))
         if not days:
             finalize(actor=actor, infraction=inf, today=today)
