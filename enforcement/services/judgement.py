@@ -32,9 +32,9 @@ from enforcement.services.effects import (
 from enforcement.services.penalty import compute_penalty_for
 from portal import regulation
 from portal.audit import audit_log
-from portal.numbers import brl
 from portal.exceptions import InvalidTransition
 from portal.numbering import document_number
+from portal.numbers import brl
 
 
 def decision_notice_required(pack, modality: str | None) -> bool:
