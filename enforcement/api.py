@@ -165,7 +165,7 @@ def detail(inf: Infraction) -> dict:
             for a in inf.appeals.all()
         ],
         "fine": fine and {"number": fine.number, "amount": str(fine.amount), "due_date": fine.due_date,
-                          "paid": fine.paid, "paid_on": fine.paid_on},
+                          "paid": fine.paid, "paid_on": fine.paid_on, "fee": fine.fee_id},
         "photos": [{"id": p.pk, "url": reverse("enforcement:file", args=[inf.pk, "photo", p.pk])}
                    for p in inf.photos.all()],
         "attachments": [{"id": a.pk, "kind": a.kind, "name": a.original_name,

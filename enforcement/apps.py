@@ -29,6 +29,10 @@ class EnforcementConfig(AppConfig):
         from enforcement import portal_providers
 
         portal_providers.register()  # public pages: through portal.registry
+        from enforcement.services.fine_dam import on_fee_paid
+        from licensing.fees.signals import fee_paid
+
+        fee_paid.connect(on_fee_paid, dispatch_uid="enforcement-fine-paid")
 
 
 def open_deadlines_section(request):

@@ -49,6 +49,12 @@ def infraction_pdf(request, inf, doc: str) -> HttpResponse:
         raise Http404("Sem DAM emitido.")
     if not (ctx["is_staff"] or ctx["is_holder"]):
         raise PermissionDenied
+    if doc == "dam" and ctx["fine"].fee_id:  # the fees room's DAM: barcode and Pix
+        from licensing.fees.documents import render_dam
+
+        response = HttpResponse(render_dam(ctx["fine"].fee), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="dam-{ctx["fine"].number.replace("/", "-")}.pdf"'
+        return response
     pack = ctx["pack"]
     ctx.update(
         title=title,

@@ -332,6 +332,10 @@ class Fine(models.Model):
     paid_on = models.DateField("pago em", null=True, blank=True)
     paid_recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                          related_name="+")
+    # The DAM of the fees room (barcode, Pix, reconciliation, dívida ativa); empty for a fine of
+    # an auto without an identified holder account, paid at the desk.
+    fee = models.OneToOneField("licensing.Fee", null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="enforcement_fine", verbose_name="DAM (taxas e multas)")
 
     class Meta:
         verbose_name = "multa (DAM)"

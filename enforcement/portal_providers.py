@@ -84,3 +84,33 @@ def register() -> None:
     """Called from EnforcementConfig.ready()."""
     registry.register_verification(_INFRACTION_VERIFICATION)
     registry.provide(registry.STATS_AUTOS_BY_MONTH, autos_by_article_and_month)
+    registry.provide(registry.OVERDUE_FINES, overdue_fines)
+
+
+def overdue_fines(on: date) -> list:
+    """Fines unpaid past their due date without a DAM of the fees room (autos with no holder
+    account: the debtor is the driver named on the auto; fines issued before their DAMs moved
+    to the fees room)."""
+    from django.urls import reverse
+
+    from enforcement.models import Fine
+    from licensing.fees.overdue import Debt
+
+    fines = (Fine.objects.select_related("infraction", "infraction__holder", "infraction__authorization")
+             .filter(paid=False, fee__isnull=True, due_date__lt=on, infraction__status="final")
+             .order_by("due_date", "number"))
+    out = []
+    for fine in fines:
+        inf = fine.infraction
+        holder = inf.holder
+        out.append(Debt(
+            number=fine.number, kind="fine", kind_label="Multa", description=f"Multa — auto de infração nº {inf.number}",
+            debtor=holder.display_name if holder else inf.driver_name,
+            cpf=(getattr(holder, "cpf", "") if holder else inf.driver_cpf) or "",
+            authorization=inf.authorization.number if inf.authorization_id else "",
+            source=f"Auto de infração nº {inf.number}",
+            legal_basis="; ".join(e.get("legal_basis", "") for e in inf.catalogue if e.get("legal_basis")),
+            reference_year=fine.issued_at.year, due_date=fine.due_date, amount=fine.amount,
+            url=reverse("enforcement:detail", args=[inf.pk]),
+        ))
+    return out

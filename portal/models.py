@@ -273,7 +273,8 @@ class Notification(models.Model):
     subject = models.CharField("assunto", max_length=200)
     body = models.TextField("mensagem")
     link = models.CharField("link", max_length=300, blank=True)
-    pix_payload = models.TextField("Pix copia e cola", blank=True,
+    # db_default: the set-based jobs insert notices with SQL that does not name this column
+    pix_payload = models.TextField("Pix copia e cola", blank=True, default="", db_default="",
                                    help_text="Código Pix do DAM avisado: vai no e-mail com o QR Code.")
     dedup_key = models.CharField("chave de unicidade", max_length=200, null=True, blank=True, unique=True)
     created_at = models.DateTimeField("criada em", default=timezone.now, db_index=True)

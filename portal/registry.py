@@ -40,6 +40,10 @@ OPS_DESCRIBE_AGED = "ops.describe_aged"  # (grants) -> list of items for the cle
 # fares_in_force(line, on), line_tariff_api(line, on), line_fare_quote(line, *, zone, student,
 # at) and zone_label(zone)
 BUS_FARES = "bus.fares"
+# (on) -> list of licensing.fees.overdue.Debt: fines unpaid past their due date that have no DAM
+# of the fees room (autos without a holder account, fines issued before the fines' DAMs moved
+# there), for the dívida ativa list
+OVERDUE_FINES = "fees.overdue_fines"
 
 _PROVIDERS: dict[str, Callable[..., Any]] = {}
 

@@ -56,10 +56,10 @@ def _detail_link(infraction: Infraction) -> str:
     return reverse("enforcement:detail", kwargs={"pk": infraction.pk})
 
 
-def _tell_holder(infraction: Infraction, subject: str, body: str, key: str) -> None:
+def _tell_holder(infraction: Infraction, subject: str, body: str, key: str, pix_payload: str = "") -> None:
     if infraction.holder_id:
         notify(recipient=infraction.holder, subject=subject, body=body, link=_detail_link(infraction),
-               dedup_key=f"infraction:{infraction.pk}:{key}")
+               dedup_key=f"infraction:{infraction.pk}:{key}", pix_payload=pix_payload)
 
 
 # What a refused file is called in the message (the field, its position and the file's name).

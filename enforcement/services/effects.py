@@ -9,7 +9,6 @@ from django.db.models import Q
 
 from enforcement import rules
 from enforcement.models import (
-    Fine,
     Infraction,
 )
 from enforcement.services._common import (
@@ -19,6 +18,7 @@ from enforcement.services._common import (
     _tell_holder,
     _transition,
 )
+from enforcement.services.fine_dam import fine_issue, fine_pix_payload
 from enforcement.services.penalty import compute_penalty_for
 from licensing.grants import services as licensing_services
 from licensing.grants.rules import add_months
@@ -26,7 +26,7 @@ from licensing.models import AuthorizationStatus
 from portal import regulation
 from portal.audit import audit_log
 from portal.audit_actions import AuditAction
-from portal.numbering import document_number
+from portal.numbers import brl
 
 
 def _effects_sentence(effects: dict, pack, modality) -> str:
@@ -190,12 +190,11 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
     _transition(inf, S.FINAL, actor=actor, reason=reason, fields=["final_on", "penalty"], data={"penalty": penalty})
     apply_grant_effects(actor=actor, infraction=inf, today=today)
     effects: dict = {}
+    fine = None
     if penalty.get("amount"):
         due_days = int(pack.value("fees.due_days", modality) or DEFAULT_FINE_DUE_DAYS)
-        fine = Fine.objects.create(infraction=inf, number=document_number("dam", today.year),
-                                   amount=Decimal(penalty["amount"]), due_date=today + timedelta(days=due_days))
-        audit_log(actor=actor, obj=fine, action=AuditAction.FINE_ISSUED, to_state="open", reason=f"DAM do auto nº {inf.number}",
-                  data={"amount": penalty["amount"], "due_date": fine.due_date.isoformat()})
+        fine = fine_issue(actor=actor, infraction=inf, amount=Decimal(penalty["amount"]),
+                          due_date=today + timedelta(days=due_days), today=today)
         effects["dam"] = fine.number
     _return_retained_alvara(inf, actor=actor, reason=f"Decisão definitiva do auto nº {inf.number}")
     if effects:
@@ -204,6 +203,7 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
     _tell_holder(inf, f"Decisão definitiva — auto nº {inf.number}",
                  f"A decisão do auto nº {inf.number} tornou-se definitiva. Penalidade: "
                  f"{', '.join(penalty.get('labels', [])) or '—'}."
-                 + (f" Multa de R$ {penalty['amount']}: o DAM está disponível no portal." if penalty.get("amount") else ""),
-                 "final")
+                 + (f" Multa de {brl(penalty['amount'])}: o DAM com o Pix e o código de barras está no portal."
+                    if penalty.get("amount") else ""),
+                 "final", pix_payload=fine_pix_payload(fine) if fine is not None else "")
     return inf

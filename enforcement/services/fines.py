@@ -13,6 +13,7 @@ from enforcement.models import (
 )
 from enforcement.services._common import _lock, _tell_holder
 from enforcement.services.effects import EFFECTIVE_STATUSES
+from licensing.fees.services import fee_mark_paid
 from licensing.grants import services as licensing_services
 from licensing.models import AuthorizationStatus
 from portal import regulation
@@ -28,6 +29,10 @@ def fine_mark_paid(*, actor, fine: Fine, paid_on: date) -> Fine:
         raise InvalidTransition(f"O DAM nº {locked.number} já está pago.", field="paid_on")
     if paid_on > regulation.current().today():
         raise ValidationError({"paid_on": ["A data do pagamento não pode estar no futuro."]})
+    if locked.fee_id:  # one payment, recorded on the DAM: the fine follows (fine_dam.on_fee_paid)
+        fee_mark_paid(actor=actor, fee=locked.fee, paid_on=paid_on,
+                      reference=f"Registrado no auto nº {locked.infraction.number}")
+        return Fine.objects.get(pk=locked.pk)
     locked.paid, locked.paid_on, locked.paid_recorded_by = True, paid_on, actor
     locked.save(update_fields=["paid", "paid_on", "paid_recorded_by"])
     audit_log(actor=actor, obj=locked, action=AuditAction.FINE_PAID, from_state="open", to_state="paid",

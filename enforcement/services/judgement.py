@@ -35,6 +35,7 @@ from portal.audit import audit_log
 from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition
 from portal.numbering import document_number
+from portal.numbers import brl
 
 
 def decision_notice_required(pack, modality: str | None) -> bool:
@@ -92,7 +93,7 @@ def infraction_judge(*, actor, infraction: Infraction, upheld: bool, grounds: st
                           "decision_notice_pending": inf.decision_notice_pending})
         missing = penalty.get("missing_regulation")
         summary = (f"Penalidade: {', '.join(penalty['labels'])}"
-                   + (f", multa de R$ {penalty['amount']}" if penalty.get("amount") else "")
+                   + (f", multa de {brl(penalty['amount'])}" if penalty.get("amount") else "")
                    + (f". A multa não pode ser cobrada enquanto não houver {missing}" if missing else ""))
         if not days:
             finalize(actor=actor, infraction=inf, today=today)

@@ -13,9 +13,11 @@ from enforcement.models import (
     RecordedRegulation,
 )
 from enforcement.services._common import S, _tell_holder
+from enforcement.services.fine_dam import fine_reissue
 from portal import regulation
 from portal.audit import audit_log
 from portal.audit_actions import AuditAction
+from portal.numbers import brl
 
 
 def catalogue_entries(pack, codes: list[str]) -> list[dict]:
@@ -133,9 +135,11 @@ def recidivism_recompute(*, actor, annulled: Infraction, reason: str) -> list[st
         fine = Fine.objects.select_for_update().filter(infraction=inf).first()
         if fine is not None and fresh.get("amount"):
             if not fine.paid:
-                data["dam"] = {"number": fine.number, "before": str(fine.amount), "after": fresh["amount"]}
-                fine.amount = Decimal(fresh["amount"])
-                fine.save(update_fields=["amount"])
+                before = {"number": fine.number, "amount": str(fine.amount)}
+                fine_reissue(actor=actor, fine=fine, amount=Decimal(fresh["amount"]),
+                             reason=f"penalidade do auto nº {inf.number} recalculada")
+                data["dam"] = {"number": fine.number, "before": before["amount"], "after": fresh["amount"],
+                               "replaces": before["number"]}
             else:
                 data["refund_due"] = str(fine.amount - Decimal(fresh["amount"]))
         audit_log(actor=actor, obj=inf, action=AuditAction.PENALTY_RECOMPUTED, from_state=inf.status, to_state=inf.status,
@@ -144,8 +148,8 @@ def recidivism_recompute(*, actor, annulled: Infraction, reason: str) -> list[st
         _tell_holder(inf, f"Penalidade recalculada — auto nº {inf.number}",
                      f"O auto nº {annulled.number} deixou de contar para a reincidência ({reason}). A penalidade do "
                      f"auto nº {inf.number} foi recalculada"
-                     + (f": multa de R$ {fresh['amount']}" if fresh.get("amount") else "")
-                     + (f"; o valor pago a maior (R$ {data['refund_due']}) será restituído" if data.get("refund_due")
+                     + (f": multa de {brl(fresh['amount'])}" if fresh.get("amount") else "")
+                     + (f"; o valor pago a maior ({brl(data['refund_due'])}) será restituído" if data.get("refund_due")
                         else "") + ".", f"recomputed:{annulled.pk}")
         changed.append(inf.number)
     return changed

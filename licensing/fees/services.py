@@ -17,6 +17,7 @@ from django.utils import timezone
 from licensing.applications.models import ApplicationStatus, DocumentStatus
 from licensing.fees.models import FEE_TRANSITIONS, Fee, FeeKind, FeeStatus
 from licensing.fees.rules import TffSettlement, fee_amount, tff_settlement, tff_violation
+from licensing.fees.signals import fee_paid
 from licensing.grants.models import Authorization
 from portal import regulation
 from portal.audit import audit_log
@@ -238,6 +239,7 @@ def fee_mark_paid(*, actor, fee: Fee, paid_on: date | None = None, reference: st
     locked.save(update_fields=["status", "paid_on", "paid_at", "paid_marked_by", "payment_reference"])
     audit_log(actor=actor, obj=locked, action=AuditAction.FEE_PAID, from_state=FeeStatus.ISSUED, to_state=FeeStatus.PAID,
               data={"paid_on": paid_on.isoformat(), "reference": locked.payment_reference})
+    fee_paid.send(sender=Fee, fee=locked, actor=actor)
     return locked
 
 

@@ -171,7 +171,7 @@ class OverdueView(RoleRequiredMixin, TemplateView):
 
         ctx = super().get_context_data(**kwargs)
         rows, rates = overdue_rows()
-        ctx.update(rows=rows, rates=rates, principal=sum((r.fee.amount for r in rows), Decimal("0")),
+        ctx.update(rows=rows, rates=rates, principal=sum((r.debt.amount for r in rows), Decimal("0")),
                    total=sum((r.total for r in rows), Decimal("0")))
         return ctx
 
