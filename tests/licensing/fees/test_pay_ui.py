@@ -32,7 +32,7 @@ def test_dam_page_has_the_copy_field_the_button_and_the_qr(itagiba, applicant, o
     assert "readonly" in pix and f'value="{fee_pix(fee)["payload"]}"' in pix
     assert f'data-copy-target="pix-{fee.pk}"' in html and f'data-copy-target="line-{fee.pk}"' in html
     assert f'value="{fee_barcode(fee)["digitable_line"]}"' in _field(html, f"line-{fee.pk}")
-    assert 'src="data:image/svg+xml;base64,' in html and "QR Code Pix do DAM" in html
+    assert 'src="data:image/png;base64,' in html and "QR Code Pix do DAM" in html
     assert "<script>" not in html and "js/copy.js" in html  # no inline script: the CSP allows 'self' only
     assert web(outsider).get(f"/taxas/{fee.pk}/").status_code == 404
     assert web(clerk).get(f"/taxas/{fee.pk}/").status_code == 200
