@@ -481,6 +481,11 @@ def application_submit(*, actor, application: Application) -> Application:
         application.call = open_call_for(application.modality)
     _transition(application, ApplicationStatus.SUBMITTED, actor=actor, reason="Requerimento protocolado",
                 data={"protocol": application.protocol})
+    from licensing.applications.tasks import (
+        freeze_receipt,  # the receipt as protocolled, byte for byte
+    )
+
+    transaction.on_commit(lambda: freeze_receipt.delay(application.pk))
     return application
 
 
