@@ -19,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.common import DB_URL, QUICK  # noqa: E402
+from bench.common import result as report_line  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else (8_000 if QUICK else 40_000)
 TARGET = 3.0
@@ -134,7 +135,7 @@ def main() -> int:
         print(f"UPDATE bruto: {baseline * 1000:.0f} ms")
         print(f"tarefa de expiração (UPDATE + {N} auditorias + {N} avisos): {job * 1000:.0f} ms")
         print(f"segunda execução (nada a fazer): {second * 1000:.0f} ms")
-        ok = result(f"expiração de {N} outorgas ({connection.vendor})",
+        ok = report_line(f"expiração de {N} outorgas ({connection.vendor})",
                     f"{ratio:.2f}× ({job * 1000:.0f} / {baseline * 1000:.0f} ms)", f"≤ {TARGET:.0f}× UPDATE", ratio <= TARGET)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from portal.models import TRUNCATE_GUARD
 from portal.uploads import private_upload_path
 
 
@@ -50,6 +51,15 @@ INFRACTION_TRANSITIONS: dict[str, set[str]] = {
 }
 OPEN_STATUSES = (S.ISSUED, S.NOTIFIED, S.DEFENSE_FILED, S.AWAITING_JUDGEMENT, S.UPHELD, S.APPEALED)
 JUDGEABLE_STATUSES = (S.NOTIFIED, S.DEFENSE_FILED, S.AWAITING_JUDGEMENT)
+
+
+# What the agent wrote and the law in force said when the auto was issued (see Infraction.Meta).
+INFRACTION_ISSUED_FIELDS = (
+    "number", "verification_code", "plate", "vehicle", "authorization", "holder", "modality", "driver_cpf",
+    "driver_name", "driver_is_auxiliary", "agent", "agent_registration", "infraction_code", "extra_codes",
+    "catalogue", "occurred_at", "occurred_on", "location", "description", "alvara_retained", "signature_refused",
+    "idempotency_key", "created_at",
+)
 
 
 class Infraction(models.Model):
@@ -119,7 +129,16 @@ class Infraction(models.Model):
         verbose_name_plural = "autos de infração"
         ordering = ["-occurred_at", "-id"]
         indexes = [models.Index(fields=["holder", "status"]), models.Index(fields=["status", "defense_deadline"])]
-        triggers = [pgtrigger.Protect(name="infraction_never_deleted", operation=pgtrigger.Delete)]
+        triggers = [
+            pgtrigger.Protect(name="infraction_never_deleted", operation=pgtrigger.Delete),
+            # An issued auto is never edited: only its workflow columns (status, deadlines and their
+            # notes, penalty, effects, the retained alvará set in the issuing transaction, the
+            # reason of a cancellation) change, through the services; a correction is a new act.
+            pgtrigger.Protect(name="infraction_issued_columns_immutable", operation=pgtrigger.Update,
+                              condition=pgtrigger.AnyChange(*INFRACTION_ISSUED_FIELDS)),
+            pgtrigger.Trigger(name="infraction_no_truncate", operation=pgtrigger.Truncate, level=pgtrigger.Statement,
+                              when=pgtrigger.Before, func=TRUNCATE_GUARD),
+        ]
 
     def __str__(self) -> str:
         return f"Auto de infração nº {self.number}"
@@ -237,6 +256,10 @@ class Judgement(models.Model):
     class Meta:
         verbose_name = "julgamento"
         verbose_name_plural = "julgamentos"
+        # a decision is never edited nor deleted; a reform on appeal is a new act (Appeal)
+        triggers = [pgtrigger.Protect(name="judgement_immutable", operation=pgtrigger.Update | pgtrigger.Delete),
+                    pgtrigger.Trigger(name="judgement_no_truncate", operation=pgtrigger.Truncate,
+                                      level=pgtrigger.Statement, when=pgtrigger.Before, func=TRUNCATE_GUARD)]
 
     def __str__(self) -> str:
         return f"Decisão nº {self.number}"

@@ -11,17 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django import forms
-from django.core.exceptions import ValidationError
 
-from portal.validators import only_digits
+from portal.validators import CNH_NUMBER_DIGITS, normalize_cnh_number
 
-# The registro of the CNH: 11 digits (the Registro Nacional de Condutores Habilitados of the
-# CONTRAN resolutions on the CNH model), typed with or without dots and dashes.
-CNH_NUMBER_DIGITS = 11
 # What may be typed: the 11 digits and the punctuation of 000.000.000-00 (3 more characters).
 CNH_NUMBER_INPUT_MAX = CNH_NUMBER_DIGITS + 3
 CNH_CATEGORY_MAX = 5  # "A".."E", or combined ("AB", "AD", "AE")
-CNH_NUMBER_MESSAGE = "Informe os 11 dígitos do registro da CNH."
 CNH_NUMBER_HELP = "Os 11 dígitos do registro da CNH (com ou sem pontos)."
 
 
@@ -63,11 +58,8 @@ def cnh_fields(*, prefix: str = "", label_prefix: str = "", required: bool = Tru
 
 
 def clean_cnh_number(value: str | None) -> str:
-    """The registro's digits (dots and spaces dropped); empty stays empty."""
-    digits = only_digits(value or "")
-    if digits and len(digits) != CNH_NUMBER_DIGITS:
-        raise ValidationError(CNH_NUMBER_MESSAGE)
-    return digits
+    """The registro's digits (dots and spaces dropped); empty stays empty (portal.validators)."""
+    return normalize_cnh_number(value)
 
 
 def clean_cnh_category(value: str | None) -> str:

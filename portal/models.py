@@ -238,6 +238,18 @@ class NumberSequence(models.Model):
         verbose_name = "sequência numérica"
         verbose_name_plural = "sequências numéricas"
         constraints = [models.UniqueConstraint(fields=["kind", "year"], name="one_sequence_per_year")]
+        # A counter only moves forward: deleting it or turning it back would issue a number twice.
+        triggers = [
+            pgtrigger.Protect(name="number_sequence_never_deleted", operation=pgtrigger.Delete),
+            pgtrigger.Protect(
+                name="number_sequence_forward_only", operation=pgtrigger.Update,
+                condition=pgtrigger.Q(new__last_number__lt=pgtrigger.F("old__last_number"))
+                | pgtrigger.Q(new__kind__df=pgtrigger.F("old__kind"))
+                | pgtrigger.Q(new__year__df=pgtrigger.F("old__year")),
+            ),
+            pgtrigger.Trigger(name="number_sequence_no_truncate", operation=pgtrigger.Truncate,
+                              level=pgtrigger.Statement, when=pgtrigger.Before, func=TRUNCATE_GUARD),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.year}: {self.last_number}"

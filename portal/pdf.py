@@ -114,5 +114,5 @@ def document_context(pack, *, title: str, number: str = "", legal_basis: str = "
            "legal_basis": legal_basis, "generated_at": timezone.localtime(timezone.now(), pack.tz)}
     if code:
         url = verification_url(code)
-        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_svg_data_uri(url)})
+        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_png_data_uri(url)})
     return ctx

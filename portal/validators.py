@@ -53,6 +53,21 @@ def validate_cnh_number(value: str) -> None:
         raise ValidationError("Número da CNH inválido: informe os 11 dígitos.", code="cnh")
 
 
+# The registro of the CNH has 11 digits (Registro Nacional de Condutores Habilitados); it is
+# typed with or without dots and dashes. ``validate_cnh_number`` also checks its check digits.
+CNH_NUMBER_DIGITS = 11
+CNH_NUMBER_MESSAGE = "Informe os 11 dígitos do registro da CNH."
+
+
+def normalize_cnh_number(value: str | None) -> str:
+    """The registro's 11 digits (punctuation dropped); empty stays empty; any other count of
+    digits is refused."""
+    digits = only_digits(value or "")
+    if digits and len(digits) != CNH_NUMBER_DIGITS:
+        raise ValidationError(CNH_NUMBER_MESSAGE, code="cnh_length")
+    return digits
+
+
 def normalize_plate(value: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "", value or "").upper()
 

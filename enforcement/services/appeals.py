@@ -38,6 +38,7 @@ from enforcement.services.judgement import decision_notice_required
 from enforcement.services.penalty import compute_penalty_for, recidivism_recompute
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation
 from portal.numbering import document_number
 
@@ -105,7 +106,7 @@ def review_hearing_open(*, actor, infraction: Infraction, acknowledged_on: date)
     inf.review_hearing_deadline, note = period(pack, acknowledged_on, days, key="appeal.ex_officio_hearing_days",
                                                modality=modality, start_label="ciência da revisão de ofício")
     inf.save(update_fields=["review_hearing_deadline"])
-    audit_log(actor=actor, obj=inf, action="review_hearing_opened", from_state=inf.status, to_state=inf.status,
+    audit_log(actor=actor, obj=inf, action=AuditAction.REVIEW_HEARING_OPENED, from_state=inf.status, to_state=inf.status,
               reason="Autuado intimado a se manifestar na revisão de ofício",
               data={"acknowledged_on": acknowledged_on.isoformat(), "until": inf.review_hearing_deadline.isoformat(),
                     "counted": note, "legal_basis": pack.basis("appeal.ex_officio_hearing_days", modality)})
@@ -136,7 +137,7 @@ def review_allegations_file(*, actor, infraction: Infraction, text: str, attachm
     appeal.author = inf.holder if inf.holder_id else actor
     appeal.save(update_fields=["text", "author"])
     _store_files(inf, attachments, kind=Attachment.Kind.HEARING, actor=actor)
-    audit_log(actor=actor, obj=inf, action="review_allegations_filed", from_state=inf.status, to_state=inf.status,
+    audit_log(actor=actor, obj=inf, action=AuditAction.REVIEW_ALLEGATIONS_FILED, from_state=inf.status, to_state=inf.status,
               reason="Alegações na revisão de ofício", data={"filed_on": on.isoformat(), "channel": channel})
     return appeal
 
@@ -190,7 +191,7 @@ def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) 
     appeal.decided_on = today
     appeal.number = document_number("decision", today.year)
     appeal.save(update_fields=["granted", "grounds", "judge", "decided_at", "decided_on", "number"])
-    audit_log(actor=actor, obj=inf, action="appeal_judged", from_state=inf.status, to_state=inf.status,
+    audit_log(actor=actor, obj=inf, action=AuditAction.APPEAL_JUDGED, from_state=inf.status, to_state=inf.status,
               reason=grounds.strip(), data={"instance": appeal.instance, "granted": bool(granted),
                                             "ex_officio": appeal.ex_officio, "decision": appeal.number})
     if appeal.ex_officio:
@@ -255,7 +256,7 @@ def appeal_grant_suspensive_effect(*, actor, infraction: Infraction, grounds: st
     revert_grant_effects(actor=actor, infraction=inf, today=pack.today(),
                          reason=f"Efeito suspensivo concedido ao recurso do auto nº {inf.number} ({basis}): "
                                 f"{grounds.strip()}")
-    audit_log(actor=actor, obj=inf, action="appeal_suspensive_effect", from_state=inf.status, to_state=inf.status,
+    audit_log(actor=actor, obj=inf, action=AuditAction.APPEAL_SUSPENSIVE_EFFECT, from_state=inf.status, to_state=inf.status,
               reason=grounds.strip(), data={"legal_basis": basis})
     _tell_holder(inf, f"Efeito suspensivo — auto nº {inf.number}",
                  "Seu recurso recebeu efeito suspensivo: a penalidade sobre a autorização fica suspensa até a "

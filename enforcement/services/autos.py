@@ -28,6 +28,7 @@ from licensing.grants import services as licensing_services
 from licensing.models import AlvaraStatus
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition
 from portal.numbering import document_number, verification_code
 from portal.validators import normalize_plate, only_digits, validate_cpf, validate_plate
@@ -145,7 +146,7 @@ def infraction_issue(
                 alvara_retained=bool(alvara_retained), signature_refused=bool(signature_refused),
                 idempotency_key=key,
             )
-            audit_log(actor=actor, obj=infraction, action="infraction_issued", to_state=S.ISSUED,
+            audit_log(actor=actor, obj=infraction, action=AuditAction.INFRACTION_ISSUED, to_state=S.ISSUED,
                       reason="Auto de infração lavrado",
                       data={"number": infraction.number, "codes": codes, "plate": plate,
                             "authorization": authorization.number if authorization else None,

@@ -16,6 +16,7 @@ from licensing.grants import services as licensing_services
 from licensing.models import AuthorizationStatus
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 
 
 def period(pack, start: date, days: int, *, key: str, modality: str | None, start_label: str) -> tuple[date, str]:
@@ -84,7 +85,7 @@ def lift_ended_suspensions(today: date | None = None) -> int:
                     reason=f"Fim da suspensão do auto nº {inf.number}", data={"infraction": inf.number})
             inf.suspension_lifted = True
             inf.save(update_fields=["suspension_lifted"])
-            audit_log(actor=None, obj=inf, action="suspension_lifted", from_state=inf.status, to_state=inf.status,
+            audit_log(actor=None, obj=inf, action=AuditAction.SUSPENSION_LIFTED, from_state=inf.status, to_state=inf.status,
                       reason="Suspensão cumprida", data={"suspended_until": inf.suspension_until.isoformat()})
             changed += 1
     return changed

@@ -25,6 +25,7 @@ from licensing.grants.rules import add_months
 from licensing.models import AuthorizationStatus
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.numbering import document_number
 
 
@@ -128,7 +129,7 @@ def apply_grant_effects(*, actor, infraction: Infraction, today: date) -> dict:
         inf.save(update_fields=["suspension_until"])
         effects["suspended_until"] = until.isoformat() if until else "até a regularização"
     if effects:
-        audit_log(actor=actor, obj=inf, action="infraction_effects", from_state=inf.status, to_state=inf.status,
+        audit_log(actor=actor, obj=inf, action=AuditAction.INFRACTION_EFFECTS, from_state=inf.status, to_state=inf.status,
                   reason="Efeitos da decisão sobre a autorização", data=effects)
     return effects
 
@@ -167,7 +168,7 @@ def revert_grant_effects(*, actor, infraction: Infraction, today: date, reason: 
     inf.effects_on = None
     inf.suspension_until = None
     inf.save(update_fields=["effects_on", "suspension_until"])
-    audit_log(actor=actor, obj=inf, action="infraction_effects_reverted", from_state=inf.status,
+    audit_log(actor=actor, obj=inf, action=AuditAction.INFRACTION_EFFECTS_REVERTED, from_state=inf.status,
               to_state=inf.status, reason=reason)
 
 
@@ -181,7 +182,7 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
     if penalty.get("missing_regulation"):  # a regulation recorded since the decision, in force on the day
         fresh = compute_penalty_for(inf, pack)
         if fresh.get("amount") and not fresh.get("missing_regulation"):
-            audit_log(actor=actor, obj=inf, action="penalty_recomputed", from_state=inf.status, to_state=inf.status,
+            audit_log(actor=actor, obj=inf, action=AuditAction.PENALTY_RECOMPUTED, from_state=inf.status, to_state=inf.status,
                       reason="Valor da multa fixado por regulamento em vigor na data da infração",
                       data={"amount": fresh["amount"]})
             penalty = inf.penalty = fresh
@@ -193,12 +194,12 @@ def finalize(*, actor, infraction: Infraction, today: date, reason: str = "Decis
         due_days = int(pack.value("fees.due_days", modality) or DEFAULT_FINE_DUE_DAYS)
         fine = Fine.objects.create(infraction=inf, number=document_number("dam", today.year),
                                    amount=Decimal(penalty["amount"]), due_date=today + timedelta(days=due_days))
-        audit_log(actor=actor, obj=fine, action="fine_issued", to_state="open", reason=f"DAM do auto nº {inf.number}",
+        audit_log(actor=actor, obj=fine, action=AuditAction.FINE_ISSUED, to_state="open", reason=f"DAM do auto nº {inf.number}",
                   data={"amount": penalty["amount"], "due_date": fine.due_date.isoformat()})
         effects["dam"] = fine.number
     _return_retained_alvara(inf, actor=actor, reason=f"Decisão definitiva do auto nº {inf.number}")
     if effects:
-        audit_log(actor=actor, obj=inf, action="infraction_effects", from_state=S.FINAL, to_state=S.FINAL,
+        audit_log(actor=actor, obj=inf, action=AuditAction.INFRACTION_EFFECTS, from_state=S.FINAL, to_state=S.FINAL,
                   reason="Efeitos da decisão definitiva", data=effects)
     _tell_holder(inf, f"Decisão definitiva — auto nº {inf.number}",
                  f"A decisão do auto nº {inf.number} tornou-se definitiva. Penalidade: "

@@ -17,6 +17,7 @@ from licensing.grants import services as licensing_services
 from licensing.models import AuthorizationStatus
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation
 
 
@@ -29,7 +30,7 @@ def fine_mark_paid(*, actor, fine: Fine, paid_on: date) -> Fine:
         raise ValidationError({"paid_on": ["A data do pagamento não pode estar no futuro."]})
     locked.paid, locked.paid_on, locked.paid_recorded_by = True, paid_on, actor
     locked.save(update_fields=["paid", "paid_on", "paid_recorded_by"])
-    audit_log(actor=actor, obj=locked, action="fine_paid", from_state="open", to_state="paid",
+    audit_log(actor=actor, obj=locked, action=AuditAction.FINE_PAID, from_state="open", to_state="paid",
               reason="Pagamento registrado", data={"paid_on": paid_on.isoformat(), "amount": str(locked.amount)})
     return locked
 
@@ -62,7 +63,7 @@ def regularisation_record(*, actor, infraction: Infraction, inspected_on: date, 
         data={"infraction": inf.number, "inspected_on": inspected_on.isoformat()})
     inf.suspension_lifted = True
     inf.save(update_fields=["suspension_lifted"])
-    audit_log(actor=actor, obj=inf, action="suspension_lifted", from_state=inf.status, to_state=inf.status,
+    audit_log(actor=actor, obj=inf, action=AuditAction.SUSPENSION_LIFTED, from_state=inf.status, to_state=inf.status,
               reason=note.strip() or "Regularização comprovada", data={"inspected_on": inspected_on.isoformat()})
     _tell_holder(inf, f"Atividades liberadas — auto nº {inf.number}",
                  "A regularização foi registrada e sua autorização voltou a ficar ativa.", "regularised")

@@ -32,6 +32,7 @@ from enforcement.services.effects import (
 from enforcement.services.penalty import compute_penalty_for
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition
 from portal.numbering import document_number
 
@@ -117,7 +118,7 @@ def infraction_judge(*, actor, infraction: Infraction, upheld: bool, grounds: st
                 infraction=inf, instance=1, ex_officio=True, authority=pack.value("appeal.authority", modality) or "",
                 text=f"Recurso hierárquico de ofício da decisão que julgou procedente a defesa "
                      f"({pack.basis('appeal.ex_officio_review', modality)}).", filed_on=today)
-            audit_log(actor=actor, obj=inf, action="ex_officio_review_opened", from_state=S.DISMISSED,
+            audit_log(actor=actor, obj=inf, action=AuditAction.EX_OFFICIO_REVIEW_OPENED, from_state=S.DISMISSED,
                       to_state=S.DISMISSED, reason=pack.basis("appeal.ex_officio_review", modality))
         else:
             _return_retained_alvara(inf, actor=actor, reason=f"Auto nº {inf.number} julgado improcedente")

@@ -31,6 +31,7 @@ from licensing.grants import services as licensing_services
 from licensing.models import AuthorizationStatus
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition
 from portal.numbering import document_number
 
@@ -98,7 +99,7 @@ def _cancel_grant_on_refusal(inf: Infraction, pack, *, actor) -> None:
         actor=actor, authorization=auth, to=AuthorizationStatus.CANCELLED,
         reason=f"Cancelamento automático: recusa em receber a notificação do auto nº {inf.number} ({basis})",
         data={"infraction": inf.number, "legal_basis": basis})
-    audit_log(actor=actor, obj=inf, action="grant_cancelled_on_refusal", from_state=inf.status, to_state=inf.status,
+    audit_log(actor=actor, obj=inf, action=AuditAction.GRANT_CANCELLED_ON_REFUSAL, from_state=inf.status, to_state=inf.status,
               reason=f"Recusa da notificação ({basis})", data={"authorization": auth.number, "legal_basis": basis})
     _tell_holder(inf, f"Autorização cancelada — auto nº {inf.number}",
                  f"A recusa em receber a notificação do auto nº {inf.number} cancelou a {auth.act_name} "
@@ -154,7 +155,7 @@ def decision_notice_record(*, actor, infraction: Infraction, acknowledged_on: da
         refused=bool(refused), published=bool(published), appeal_deadline=inf.appeal_deadline, recorded_by=actor,
         number=document_number("notice", today.year))
     inf.save(update_fields=["appeal_deadline", "appeal_deadline_note", "decision_notice_pending"])
-    audit_log(actor=actor, obj=inf, action="decision_notified", from_state=inf.status, to_state=inf.status,
+    audit_log(actor=actor, obj=inf, action=AuditAction.DECISION_NOTIFIED, from_state=inf.status, to_state=inf.status,
               reason=_notice_reason(refused, published) + f" da decisão nº {notice.decision}",
               data={"acknowledged_on": acknowledged_on.isoformat(), "refused": bool(refused),
                     "published": bool(published), "instance": instance,

@@ -15,6 +15,7 @@ from enforcement.models import (
 from enforcement.services._common import S, _tell_holder
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 
 
 def catalogue_entries(pack, codes: list[str]) -> list[dict]:
@@ -137,7 +138,7 @@ def recidivism_recompute(*, actor, annulled: Infraction, reason: str) -> list[st
                 fine.save(update_fields=["amount"])
             else:
                 data["refund_due"] = str(fine.amount - Decimal(fresh["amount"]))
-        audit_log(actor=actor, obj=inf, action="penalty_recomputed", from_state=inf.status, to_state=inf.status,
+        audit_log(actor=actor, obj=inf, action=AuditAction.PENALTY_RECOMPUTED, from_state=inf.status, to_state=inf.status,
                   reason=f"Reincidência recalculada: o auto nº {annulled.number} deixou de contar ({reason})",
                   data=data)
         _tell_holder(inf, f"Penalidade recalculada — auto nº {inf.number}",

@@ -14,6 +14,7 @@ from enforcement.models import (
 )
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 
 
 def regulation_keys(pack) -> list[tuple[str, str, str]]:
@@ -73,7 +74,7 @@ def regulation_record(*, actor, key: str, act_number: str, act_date: date, value
                       "legal_basis": f"{row.act_number}, de {act_date:%d/%m/%Y} ({unit.get('legal_basis', '')})"[:300]})
         regulation.invalidate()
         transaction.on_commit(regulation.invalidate)
-    audit_log(actor=actor, obj=row, action="regulation_recorded", to_state="recorded",
+    audit_log(actor=actor, obj=row, action=AuditAction.REGULATION_RECORDED, to_state="recorded",
               reason=f"Regulamento registrado: {row.act_number}",
               data={"key": key, "act_number": row.act_number, "act_date": act_date.isoformat(),
                     "effective_from": effective_from.isoformat(), "value": str(row.value)})

@@ -14,6 +14,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from fleet.forms import CNH_NUMBER_INPUT_MAX
 from licensing.applications import api_responses as R
 from licensing.applications import review as applications_review
 from licensing.applications import selectors as applications_selectors
@@ -25,7 +26,14 @@ from portal import regulation
 from portal.api import flatten_errors, request_object, role_permission
 from portal.audit import history_for
 from portal.roles import Role, has_role
-from portal.validators import normalize_plate, only_digits, validate_plate, validate_renavam
+from portal.validators import (
+    CNH_NUMBER_MESSAGE,
+    normalize_cnh_number,
+    normalize_plate,
+    only_digits,
+    validate_plate,
+    validate_renavam,
+)
 
 IsClerk = role_permission(Role.CLERK, Role.ADMIN)
 IsAgentOrClerk = role_permission(Role.CLERK, Role.ADMIN, Role.AGENT)
@@ -76,14 +84,18 @@ class VehicleIn(serializers.Serializer):
 
 
 def _cnh_number(value: str) -> str:
-    digits = only_digits(value)
-    if not 9 <= len(digits) <= 11:
-        raise serializers.ValidationError("Número da CNH inválido: informe os 11 dígitos do registro.")
+    """The same rule as the forms' (fleet.forms.cnh_fields): 11 digits, punctuation dropped."""
+    try:
+        digits = normalize_cnh_number(value)
+    except DjangoValidationError as exc:
+        raise serializers.ValidationError(exc.messages) from exc
+    if not digits:
+        raise serializers.ValidationError(CNH_NUMBER_MESSAGE)
     return digits
 
 
 class DriverIn(serializers.Serializer):
-    cnh_number = serializers.CharField(label="número da CNH", max_length=20)
+    cnh_number = serializers.CharField(label="número da CNH", max_length=CNH_NUMBER_INPUT_MAX)
     cnh_category = serializers.CharField(label="categoria da CNH", max_length=5)
     cnh_first_issued = serializers.DateField(label="primeira habilitação")
     cnh_ear = serializers.BooleanField(label="CNH com EAR", default=False)

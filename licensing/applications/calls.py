@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from licensing.applications.models import Call
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 
 
 def _last_business_day(year: int, month: int) -> date:
@@ -81,7 +82,7 @@ def call_open(*, actor, modality: str, start: date, end: date, slots: int | None
                   "created_by": actor if getattr(actor, "is_authenticated", False) else None},
     )
     if created:
-        audit_log(actor=actor, obj=call, action="call_opened", to_state="open",
+        audit_log(actor=actor, obj=call, action=AuditAction.CALL_OPENED, to_state="open",
                   data={"modality": modality, "start": start.isoformat(), "end": end.isoformat(), "slots": slots,
                         "min_bid": str(min_bid) if min_bid is not None else None})
         return call, created
@@ -96,7 +97,7 @@ def call_open(*, actor, modality: str, start: date, end: date, slots: int | None
         for name, (_, new) in changes.items():
             setattr(call, name, new)
         call.save(update_fields=list(changes))
-        audit_log(actor=actor, obj=call, action="call_updated", reason="Edital do mesmo período",
+        audit_log(actor=actor, obj=call, action=AuditAction.CALL_UPDATED, reason="Edital do mesmo período",
                   data={name: {"from": str(old) if old is not None else None, "to": str(new)}
                         for name, (old, new) in changes.items()})
     return call, created

@@ -23,6 +23,7 @@ from licensing.applications.selectors import document_label
 from licensing.applications.services import _lock, _resolve_type, _status_link, _transition
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition
 from portal.notifications import notify
 from portal.roles import Role, has_role
@@ -45,7 +46,7 @@ def document_review(*, actor, document: ApplicationDocument, accepted: bool, rea
     document.reviewed_by = actor
     document.reviewed_at = timezone.now()
     document.save(update_fields=["status", "reason", "reviewed_by", "reviewed_at"])
-    audit_log(actor=actor, obj=application, action="document_reviewed", from_state=before, to_state=document.status,
+    audit_log(actor=actor, obj=application, action=AuditAction.DOCUMENT_REVIEWED, from_state=before, to_state=document.status,
               reason=document.reason, data={"type": document.type, "document": document.pk})
     if application.status == ApplicationStatus.SUBMITTED:
         _transition(application, ApplicationStatus.IN_REVIEW, actor=actor, reason="Análise iniciada")
@@ -92,7 +93,7 @@ def requirement_raise(*, actor, application: Application, text: str, document_ty
     req = Requirement.objects.create(application=application, text=text.strip(), document_type=document_type,
                                      due_date=due_date, created_by=actor)
     reason = req.text + (f" (documento: {document_label(application, document_type)})" if document_type else "")
-    _transition(application, ApplicationStatus.REQUIREMENT, actor=actor, reason=reason, action="requirement_raised",
+    _transition(application, ApplicationStatus.REQUIREMENT, actor=actor, reason=reason, action=AuditAction.REQUIREMENT_RAISED,
                 data={"requirement": req.pk, "document_type": document_type})
     return req
 
@@ -109,7 +110,7 @@ def inspection_schedule(*, actor, application: Application, scheduled_for: datet
     when = timezone.localtime(scheduled_for, regulation.current().tz)
     where = f", local: {location}" if location else ""
     _transition(application, ApplicationStatus.INSPECTION_SCHEDULED, actor=actor,
-                reason=f"Vistoria agendada para {when:%d/%m/%Y às %H:%M}{where}", action="inspection_scheduled",
+                reason=f"Vistoria agendada para {when:%d/%m/%Y às %H:%M}{where}", action=AuditAction.INSPECTION_SCHEDULED,
                 data={"inspection": inspection.pk, "agent": agent.pk})
     return inspection
 
@@ -141,7 +142,7 @@ def inspection_record(*, actor, inspection: Inspection, approved: bool, checklis
     inspection.save()
     _transition(application, ApplicationStatus.IN_REVIEW, actor=actor,
                 reason=("Vistoria aprovada" if approved else "Vistoria reprovada") + (f": {notes}" if notes else ""),
-                action="inspection_recorded", data={"inspection": inspection.pk, "approved": bool(approved)})
+                action=AuditAction.INSPECTION_RECORDED, data={"inspection": inspection.pk, "approved": bool(approved)})
     return inspection
 
 
@@ -182,7 +183,7 @@ def purge_expired_documents() -> int:
             doc.file = ""
             doc.purged_at = timezone.now()
             doc.save(update_fields=["file", "purged_at"])
-            audit_log(actor=None, obj=app, action="document_purged", reason="Prazo de retenção encerrado (LGPD)",
+            audit_log(actor=None, obj=app, action=AuditAction.DOCUMENT_PURGED, reason="Prazo de retenção encerrado (LGPD)",
                       data={"document": doc.pk, "type": doc.type, "retention_days": days,
                             "legal_basis": param.legal_basis})
             purged += 1

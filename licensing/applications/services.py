@@ -56,6 +56,7 @@ from licensing.grants.services import (
 )
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.notifications import notify
 from portal.numbering import protocol_number
@@ -294,7 +295,7 @@ def application_create(*, actor, applicant, kind: str, modality: str, vehicle: d
         application.vehicle = _save_vehicle(applicant, modality, vehicle)
     application.save()
     _save_auxiliaries(application, auxiliaries)
-    audit_log(actor=actor, obj=application, action="application_created", to_state=application.status,
+    audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_CREATED, to_state=application.status,
               data={"kind": kind, "modality": modality})
     return application
 
@@ -331,7 +332,7 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
     if step in (application.typed or {}):
         application.typed = {k: v for k, v in application.typed.items() if k != step}  # judged now
     application.save()
-    audit_log(actor=actor, obj=application, action="application_draft_saved", data={"step": step})
+    audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_DRAFT_SAVED, data={"step": step})
     return application
 
 
@@ -349,7 +350,7 @@ def application_keep_typed(*, actor, application: Application, step: str, values
     kept = {str(k): str(v)[:TYPED_MAX_CHARS] for k, v in values.items() if str(v).strip()}
     application.typed = {**(application.typed or {}), step: kept}
     application.save(update_fields=["typed", "updated_at"])
-    audit_log(actor=actor, obj=application, action="application_draft_saved",
+    audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_DRAFT_SAVED,
               data={"step": step, "unjudged_fields": sorted(kept)})
     return application
 
@@ -419,7 +420,7 @@ def document_upload(*, actor, application: Application, doc_type: str, file) -> 
     if previous is not None:
         previous.superseded_by = document
         previous.save(update_fields=["superseded_by"])
-    audit_log(actor=actor, obj=application, action="document_uploaded",
+    audit_log(actor=actor, obj=application, action=AuditAction.DOCUMENT_UPLOADED,
               data={"type": item.code, "document": document.pk, "supersedes": previous.pk if previous else None})
     if application.status != ApplicationStatus.DRAFT:
         answered = open_reqs.filter(document_type__in=[item.code, ""])
@@ -596,7 +597,7 @@ def _register_auxiliaries(*, actor, authorization: Authorization, named: list[Ap
             cnh_category=aux.cnh_category, cnh_first_issued=aux.cnh_first_issued, cnh_ear=aux.cnh_ear,
             added_on=today,
         )
-        audit_log(actor=actor, obj=row, action="auxiliary_added", to_state=row.status,
+        audit_log(actor=actor, obj=row, action=AuditAction.AUXILIARY_ADDED, to_state=row.status,
                   reason="Condutor auxiliar indicado no requerimento", data={"authorization": authorization.number})
 
 
@@ -619,5 +620,5 @@ def application_withdraw(*, actor, application: Application, reason: str = "") -
     application.decided_at = timezone.now()
     application.decision_reason = (reason or "").strip() or "Desistência do requerente"
     _transition(application, ApplicationStatus.WITHDRAWN, actor=actor, reason=application.decision_reason,
-                action="application_withdrawn")
+                action=AuditAction.APPLICATION_WITHDRAWN)
     return application

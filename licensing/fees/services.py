@@ -20,6 +20,7 @@ from licensing.fees.rules import TffSettlement, fee_amount, tff_settlement, tff_
 from licensing.grants.models import Authorization
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation
 from portal.notifications import notify
 from portal.numbering import document_number
@@ -64,7 +65,7 @@ def fee_issue(
         issued_by=actor if getattr(actor, "is_authenticated", False) else None,
         due_date=due_date or today + timedelta(days=due_days),
     )
-    audit_log(actor=actor, obj=fee, action="fee_issued", to_state=fee.status,
+    audit_log(actor=actor, obj=fee, action=AuditAction.FEE_ISSUED, to_state=fee.status,
               data={"number": fee.number, "amount": str(fee.amount), "kind": kind, "units": str(units or "")})
     if notify_holder:
         notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
@@ -177,7 +178,7 @@ def application_tff_issue(*, actor, application) -> tuple[Fee, bool]:
         legal_basis=param.legal_basis, units=param.value, reference_year=year,
         source=f"Requerimento {application.protocol or f'nº {application.pk} (rascunho)'}", notify_holder=False,
     )
-    audit_log(actor=actor, obj=application, action="tff_issued", data={"fee": fee.number, "year": year})
+    audit_log(actor=actor, obj=application, action=AuditAction.TFF_ISSUED, data={"fee": fee.number, "year": year})
     notify(recipient=holder, subject=f"DAM nº {fee.number} emitido: {fee.description}",
            body=f"Valor {brl(fee.amount)}, vencimento {fee.due_date:%d/%m/%Y}. Pague pelo Pix do DAM; a baixa do "
                 "pagamento dispensa o comprovante no requerimento.",
@@ -235,7 +236,7 @@ def fee_mark_paid(*, actor, fee: Fee, paid_on: date | None = None, reference: st
     locked.paid_marked_by = actor
     locked.payment_reference = (reference or "").strip()[:80]
     locked.save(update_fields=["status", "paid_on", "paid_at", "paid_marked_by", "payment_reference"])
-    audit_log(actor=actor, obj=locked, action="fee_paid", from_state=FeeStatus.ISSUED, to_state=FeeStatus.PAID,
+    audit_log(actor=actor, obj=locked, action=AuditAction.FEE_PAID, from_state=FeeStatus.ISSUED, to_state=FeeStatus.PAID,
               data={"paid_on": paid_on.isoformat(), "reference": locked.payment_reference})
     return locked
 
@@ -251,6 +252,6 @@ def fee_cancel(*, actor, fee: Fee, reason: str) -> Fee:
     locked.status = FeeStatus.CANCELLED
     locked.status_reason = reason.strip()
     locked.save(update_fields=["status", "status_reason"])
-    audit_log(actor=actor, obj=locked, action="fee_cancelled", from_state=before, to_state=locked.status,
+    audit_log(actor=actor, obj=locked, action=AuditAction.FEE_CANCELLED, from_state=before, to_state=locked.status,
               reason=reason)
     return locked

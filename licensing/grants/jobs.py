@@ -264,10 +264,10 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
             alv_body, alv_body_params = _sql_template(ALVARA_NOTICE_BODY, alv_columns)
             cursor.execute(
                 f"INSERT INTO {note_t} (recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
-                "email_attempts, email_sent_at, email_error, next_attempt_at) "
+                "email_attempts, email_sent_at, email_error, next_attempt_at, pix_payload) "
                 f"SELECT v.person_id, SUBSTR({alv_subject}, 1, 200), {alv_body}, %s, "
                 "%s || CAST(v.id AS TEXT) || %s || CAST(v.valid_until AS TEXT), %s, NULL, "
-                "CASE WHEN u.email <> '' THEN %s ELSE %s END, 0, NULL, %s, %s "
+                "CASE WHEN u.email <> '' THEN %s ELSE %s END, 0, NULL, %s, %s, '' "
                 f"FROM {alv_t} v JOIN {auth_t} h ON h.id = v.authorization_id JOIN {user_t} u ON u.id = v.person_id "
                 f"WHERE {alv_where} AND v.person_id <> h.holder_id ORDER BY v.id ON CONFLICT DO NOTHING",
                 [*alv_subject_params, *alv_body_params, _dashboard(), "grant-expired:alvara:", ":", at,
@@ -292,10 +292,10 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
         body_sql, body_params = _sql_template(AUTH_NOTICE_BODY, columns)
         cursor.execute(
             f"INSERT INTO {note_t} (recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
-            "email_attempts, email_sent_at, email_error, next_attempt_at) "
+            "email_attempts, email_sent_at, email_error, next_attempt_at, pix_payload) "
             f"SELECT a.holder_id, SUBSTR({subject_sql}, 1, 200), {body_sql}, %s, "
             "%s || CAST(a.id AS TEXT) || %s || CAST(a.valid_until AS TEXT), %s, NULL, "
-            "CASE WHEN u.email <> '' THEN %s ELSE %s END, 0, NULL, %s, %s "
+            "CASE WHEN u.email <> '' THEN %s ELSE %s END, 0, NULL, %s, %s, '' "
             f"FROM {auth_t} a JOIN {user_t} u ON u.id = a.holder_id WHERE {where} ORDER BY a.id ON CONFLICT DO NOTHING",
             [*subject_params, *body_params, _dashboard(), "grant-expired:authorization:", ":", at,
              str(Notification.Status.PENDING), str(Notification.Status.SKIPPED), "", at, *where_params],

@@ -6,9 +6,20 @@ Issued acts are never edited or deleted: their status changes through services
 
 from __future__ import annotations
 
+import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+from portal.models import TRUNCATE_GUARD
+
+
+def _never_deleted(name: str) -> list:
+    """An issued act is never deleted (it ends by a status change, itself audited): PostgreSQL
+    refuses DELETE and TRUNCATE (the test runner's flush alone may truncate, see TRUNCATE_GUARD)."""
+    return [pgtrigger.Protect(name=f"{name}_never_deleted", operation=pgtrigger.Delete),
+            pgtrigger.Trigger(name=f"{name}_no_truncate", operation=pgtrigger.Truncate, level=pgtrigger.Statement,
+                              when=pgtrigger.Before, func=TRUNCATE_GUARD)]
 
 
 class Modality(models.TextChoices):
@@ -89,6 +100,7 @@ class Authorization(models.Model):
             models.CheckConstraint(condition=models.Q(valid_until__gte=models.F("valid_from")), name="grant_validity_order"),
         ]
         indexes = [models.Index(fields=["modality", "status"])]
+        triggers = _never_deleted("authorization")
 
     def __str__(self) -> str:
         return f"{self.act_name} nº {self.number}"
@@ -153,6 +165,7 @@ class Alvara(models.Model):
         verbose_name = "alvará"
         verbose_name_plural = "alvarás"
         ordering = ["-issued_at", "-id"]
+        triggers = _never_deleted("alvara")
 
     def __str__(self) -> str:
         return f"{self.doc_name} nº {self.number}"

@@ -46,13 +46,16 @@ def authorization_for_plate_at(plate: str, at: datetime, on: date) -> Authorizat
     """The grant that held the plate at the moment ``at`` (local date ``on``): within its term
     and in force then — still current, or ended (cancelled, expired, cassada...) only after
     ``at``. Without one, the latest grant on the plate whose term had begun by then (an expired
-    or ended grant whose holder kept the vehicle on the street). Several people may have declared
-    the plate (one vehicle row each); only a grant says whose vehicle it is."""
+    or ended grant whose holder kept the vehicle on the street); and for a moment before any
+    grant on the plate began, the grant in force now (the vehicle the agent found in service
+    under it). Several people may have declared the plate (one vehicle row each); only a grant
+    says whose vehicle it is, never a declaration."""
+    plate = normalize_plate(plate)
     begun = Authorization.objects.select_related("holder", "vehicle").filter(
-        vehicle__plate=normalize_plate(plate), valid_from__lte=on).order_by("-valid_from", "-issued_at", "-id")
+        vehicle__plate=plate, valid_from__lte=on).order_by("-valid_from", "-issued_at", "-id")
     in_force = begun.filter(valid_until__gte=on).filter(
         Q(status__in=CURRENT_STATUSES) | Q(status_changed_at__gt=at)).first()
-    return in_force or begun.first()
+    return in_force or begun.first() or current_authorization_for_plate(plate)
 
 
 def current_alvaras(authorization: Authorization):

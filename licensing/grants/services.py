@@ -23,6 +23,7 @@ from licensing.grants.models import (
 from licensing.grants.rules import add_years
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition
 from portal.numbering import document_number, verification_code
 
@@ -92,7 +93,7 @@ def authorization_issue(
         legal_basis=act.get("legal_basis", ""),
         issued_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    audit_log(actor=actor, obj=authorization, action="authorization_issued", to_state=authorization.status,
+    audit_log(actor=actor, obj=authorization, action=AuditAction.AUTHORIZATION_ISSUED, to_state=authorization.status,
               reason=reason, data={"number": authorization.number, "valid_until": valid_until.isoformat()})
     freeze_on_commit(authorization, "authorization")
     alvaras = []
@@ -132,7 +133,7 @@ def alvara_issue(*, actor, authorization: Authorization, person, is_auxiliary: b
         legal_basis=act.get("legal_basis", ""),
         supersedes=supersedes,
     )
-    audit_log(actor=actor, obj=alvara, action="alvara_issued", to_state=alvara.status,
+    audit_log(actor=actor, obj=alvara, action=AuditAction.ALVARA_ISSUED, to_state=alvara.status,
               reason="Alvará emitido", data={"number": alvara.number, "authorization": authorization.number})
     freeze_on_commit(alvara, "alvara")
     return alvara
@@ -179,7 +180,7 @@ def amendment_issue(
         source=source[:100], legal_basis=basis, alvara=alvara, verification_code=verification_code(),
         issued_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    audit_log(actor=actor, obj=amendment, action="amendment_issued", reason=amendment.reason,
+    audit_log(actor=actor, obj=amendment, action=AuditAction.AMENDMENT_ISSUED, reason=amendment.reason,
               data={"number": amendment.number, "amends": authorization.number, "kind": kind,
                     "changes": changes, "alvara": alvara.number if alvara else None})
     freeze_on_commit(amendment, "amendment")
@@ -238,7 +239,7 @@ def authorization_set_status(
     locked.status_changed_at = timezone.now()
     locked.suspended_until = suspended_until if to == AuthorizationStatus.SUSPENDED else None
     locked.save(update_fields=["status", "status_reason", "status_changed_at", "suspended_until"])
-    audit_log(actor=actor, obj=locked, action="authorization_status", from_state=before, to_state=to,
+    audit_log(actor=actor, obj=locked, action=AuditAction.AUTHORIZATION_STATUS, from_state=before, to_state=to,
               reason=reason, data={**(data or {}), **({"suspended_until": suspended_until.isoformat()} if suspended_until else {})})
     if amends:
         after = AuthorizationStatus(to).label
@@ -273,7 +274,7 @@ def authorization_set_suspension_end(*, actor, authorization: Authorization, unt
     locked.suspended_until = until
     locked.status_reason = reason
     locked.save(update_fields=["suspended_until", "status_reason"])
-    audit_log(actor=actor, obj=locked, action="authorization_suspension_extended", from_state=locked.status,
+    audit_log(actor=actor, obj=locked, action=AuditAction.AUTHORIZATION_SUSPENSION_EXTENDED, from_state=locked.status,
               to_state=locked.status, reason=reason,
               data={**(data or {}), "suspended_until_before": before.isoformat() if before else None,
                     "suspended_until": until.isoformat() if until else None})
@@ -296,7 +297,7 @@ def alvara_set_status(*, actor, alvara: Alvara, to: str, reason: str) -> Alvara:
     locked.status = to
     locked.status_reason = reason
     locked.save(update_fields=["status", "status_reason"])
-    audit_log(actor=actor, obj=locked, action="alvara_status", from_state=before, to_state=to, reason=reason)
+    audit_log(actor=actor, obj=locked, action=AuditAction.ALVARA_STATUS, from_state=before, to_state=to, reason=reason)
     return locked
 
 
@@ -304,7 +305,7 @@ def alvara_set_status(*, actor, alvara: Alvara, to: str, reason: str) -> Alvara:
 def grant_bar_create(*, actor, person, until: date | None, reason: str, legal_basis: str, source: str = "") -> GrantBar:
     bar = GrantBar.objects.create(cpf=person.cpf or "", person=person, until=until, reason=reason,
                                   legal_basis=legal_basis, source=source)
-    audit_log(actor=actor, obj=bar, action="grant_bar_created", reason=reason,
+    audit_log(actor=actor, obj=bar, action=AuditAction.GRANT_BAR_CREATED, reason=reason,
               data={"until": until.isoformat() if until else None, "legal_basis": legal_basis, "source": source})
     return bar
 
@@ -318,7 +319,7 @@ def grant_bars_lift(*, actor, source: str, on: date, reason: str) -> int:
         bar.lifted_on = on
         bar.lifted_reason = reason
         bar.save(update_fields=["lifted_on", "lifted_reason"])
-        audit_log(actor=actor, obj=bar, action="grant_bar_lifted", reason=reason, data={"source": source})
+        audit_log(actor=actor, obj=bar, action=AuditAction.GRANT_BAR_LIFTED, reason=reason, data={"source": source})
         lifted += 1
     return lifted
 
@@ -339,7 +340,7 @@ def authorization_restore(*, actor, authorization: Authorization, reason: str) -
     locked.status_reason = reason
     locked.status_changed_at = timezone.now()
     locked.save(update_fields=["status", "status_reason", "status_changed_at"])
-    audit_log(actor=actor, obj=locked, action="authorization_status", from_state=AuthorizationStatus.CASSADA,
+    audit_log(actor=actor, obj=locked, action=AuditAction.AUTHORIZATION_STATUS, from_state=AuthorizationStatus.CASSADA,
               to_state=to, reason=reason, data={"restored": True})
     amendment_issue(actor=actor, authorization=locked, kind=AmendmentKind.RESTORATION, reason=reason,
                     changes=[{"label": "Situação", "before": AuthorizationStatus.CASSADA.label,

@@ -33,6 +33,7 @@ from licensing.requests.models import (
 from licensing.requests.rules import auxiliary_reregistration_due, compliance_next_due, yearly_due
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation
 from portal.notifications import notify
 from portal.numbering import protocol_number
@@ -109,7 +110,7 @@ def request_file(*, actor, authorization: Authorization, kind: str, data: dict) 
         protocol=protocol_number(today.year), authorization=auth, kind=kind, data=clean, filed_on=today,
         filed_by=actor, legal_basis=basis[:300],
     )
-    audit_log(actor=actor, obj=req, action="lifecycle_request_filed", to_state=req.status,
+    audit_log(actor=actor, obj=req, action=AuditAction.LIFECYCLE_REQUEST_FILED, to_state=req.status,
               reason=req.get_kind_display(), data={"authorization": auth.number, "kind": kind})
     link = request_link(req)
     if spec.after_filing is not None:
@@ -119,7 +120,7 @@ def request_file(*, actor, authorization: Authorization, kind: str, data: dict) 
         req.late_note = (f"Apresentado depois do prazo, que venceu em {date.fromisoformat(clean['due_on']):%d/%m/%Y} "
                          f"({basis}).")
         req.save(update_fields=["late", "late_note"])
-        audit_log(actor=actor, obj=req, action="yearly_obligation_late", reason=req.late_note,
+        audit_log(actor=actor, obj=req, action=AuditAction.YEARLY_OBLIGATION_LATE, reason=req.late_note,
                   data={"due_on": clean["due_on"], "legal_basis": basis})
     notify(recipient=auth.holder, subject=f"Pedido protocolado: {req.get_kind_display()} ({req.protocol})",
            body=(f"Seu pedido de {req.get_kind_display()} sobre a autorização nº {auth.number} foi protocolado "
@@ -159,7 +160,7 @@ def request_record_inspection(*, actor, request: LifecycleRequest, approved: boo
     req.inspection_by = actor
     req.save(update_fields=["inspection_approved", "inspection_checklist", "inspection_notes", "inspection_at",
                             "inspection_by"])
-    audit_log(actor=actor, obj=req, action="substitution_inspection",
+    audit_log(actor=actor, obj=req, action=AuditAction.SUBSTITUTION_INSPECTION,
               from_state="" if before is None else str(before), to_state="aprovada" if approved else "reprovada",
               reason=notes, data={"failed": failed})
     return req
@@ -202,7 +203,7 @@ def request_decide(*, actor, request: LifecycleRequest, approved: bool, reason: 
     req.decided_at = timezone.now()
     req.decision_reason = reason
     req.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", "result", "data"])
-    audit_log(actor=actor, obj=req, action="lifecycle_request_decided", from_state=RequestStatus.FILED,
+    audit_log(actor=actor, obj=req, action=AuditAction.LIFECYCLE_REQUEST_DECIDED, from_state=RequestStatus.FILED,
               to_state=req.status, reason=reason, data={"result": req.result})
     verdict = "deferido" if approved else "indeferido"
     notify(recipient=auth.holder, subject=f"Pedido {req.protocol} {verdict}: {req.get_kind_display()}",
@@ -227,7 +228,7 @@ def leave_record_return(*, actor, leave: LeaveOfAbsence, returned_on: date | Non
     locked.status = LeaveStatus.RETURNED
     locked.returned_on = returned_on
     locked.save(update_fields=["status", "returned_on"])
-    audit_log(actor=actor, obj=locked, action="leave_returned", from_state=before, to_state=locked.status,
+    audit_log(actor=actor, obj=locked, action=AuditAction.LEAVE_RETURNED, from_state=before, to_state=locked.status,
               data={"returned_on": returned_on.isoformat(), "late": returned_on > locked.ends_on})
     return locked
 
@@ -246,7 +247,7 @@ def leaves_flag_overdue(*, today: date | None = None) -> int:
             if not changed:
                 continue
             leave = LeaveOfAbsence.objects.select_related("authorization__holder").get(pk=pk)
-            audit_log(actor=None, obj=leave, action="leave_overdue", from_state=LeaveStatus.ACTIVE,
+            audit_log(actor=None, obj=leave, action=AuditAction.LEAVE_OVERDUE, from_state=LeaveStatus.ACTIVE,
                       to_state=LeaveStatus.OVERDUE, reason=f"Afastamento terminou em {leave.ends_on:%d/%m/%Y} sem retorno.")
             auth = leave.authorization
             body = (f"O afastamento da autorização nº {auth.number} terminou em {leave.ends_on:%d/%m/%Y} e o retorno "
@@ -316,7 +317,7 @@ def _reregistration_sweep(pack, today: date) -> int:
                 if notice:
                     body = (f"O recadastramento anual do condutor auxiliar {name} (autorização nº {auth.number}) "
                             f"venceu em {due.due_on:%d/%m/%Y} ({param.legal_basis}).")
-                    audit_log(actor=None, obj=aux, action="auxiliary_reregistration_overdue",
+                    audit_log(actor=None, obj=aux, action=AuditAction.AUXILIARY_REREGISTRATION_OVERDUE,
                               reason=body, data={"due_on": due.due_on.isoformat(), "legal_basis": param.legal_basis})
                     notify(recipient=auth.holder, subject="Recadastramento de condutor auxiliar vencido", body=body,
                            link=link, dedup_key=f"aux-rereg-overdue:{aux.pk}:{due.due_on}")
@@ -360,7 +361,7 @@ def _compliance_sweep(pack, today: date) -> int:
             else:
                 body = (f"A comprovação dos requisitos do {year}º ano da permissão nº {auth.number} venceu em "
                         f"{due_on:%d/%m/%Y} sem ser apresentada ({param.legal_basis}).")
-                audit_log(actor=None, obj=auth, action="compliance_proof_overdue", reason=body,
+                audit_log(actor=None, obj=auth, action=AuditAction.COMPLIANCE_PROOF_OVERDUE, reason=body,
                           data={"year": year, "due_on": due_on.isoformat(), "legal_basis": param.legal_basis})
                 notify(recipient=auth.holder, subject="Comprovação anual dos requisitos vencida", body=body,
                        link=link, dedup_key=f"compliance-overdue:{auth.pk}:{year}")

@@ -17,6 +17,7 @@ from licensing.stands.models import AssignmentStatus, StandAssignment, TaxiStand
 from licensing.stands.rules import StandSlot, stand_reallocation, stand_swap_violation
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation
 from portal.notifications import notify
 
@@ -39,7 +40,7 @@ def stand_create(*, actor, name: str, location: str, capacity: int, modality: st
         raise ValidationError({"name": ["Já existe um ponto com este nome."]})
     stand = TaxiStand.objects.create(name=name, location=location.strip(), capacity=int(capacity),
                                      modality=modality or "", is_example=is_example)
-    audit_log(actor=actor, obj=stand, action="stand_created", data={"capacity": stand.capacity})
+    audit_log(actor=actor, obj=stand, action=AuditAction.STAND_CREATED, data={"capacity": stand.capacity})
     return stand
 
 
@@ -70,7 +71,7 @@ def _assignment_close(*, actor, assignment: StandAssignment, reason: str) -> Non
     assignment.ended_at = timezone.now()
     assignment.end_reason = reason[:250]
     assignment.save(update_fields=["status", "ended_at", "end_reason"])
-    audit_log(actor=actor, obj=assignment, action="stand_assignment_ended", from_state=before,
+    audit_log(actor=actor, obj=assignment, action=AuditAction.STAND_ASSIGNMENT_ENDED, from_state=before,
               to_state=AssignmentStatus.ENDED, reason=reason)
 
 
@@ -99,7 +100,7 @@ def _fill_places(*, actor, stand: TaxiStand) -> list[int]:
         a.status = AssignmentStatus.ACTIVE
         a.started_at = timezone.now()
         a.save(update_fields=["status", "started_at"])
-        audit_log(actor=actor, obj=a, action="stand_place_granted", from_state=AssignmentStatus.WAITING,
+        audit_log(actor=actor, obj=a, action=AuditAction.STAND_PLACE_GRANTED, from_state=AssignmentStatus.WAITING,
                   to_state=AssignmentStatus.ACTIVE, reason=basis)
         notify(recipient=a.authorization.holder, subject=f"Vaga no {stand.name}",
                body=f"Você recebeu uma vaga no {stand.name}. {basis}".strip(), link=reverse("lifecycle-mine"),
@@ -131,7 +132,7 @@ def stand_assign(*, actor, stand: TaxiStand, authorization: Authorization) -> St
         status=AssignmentStatus.ACTIVE if occupied < stand.capacity else AssignmentStatus.WAITING,
         registered_on=_registered_on(auth), vehicle_year=auth.vehicle.manufacture_year if auth.vehicle else None,
     )
-    audit_log(actor=actor, obj=assignment, action="stand_assigned", to_state=assignment.status,
+    audit_log(actor=actor, obj=assignment, action=AuditAction.STAND_ASSIGNED, to_state=assignment.status,
               data={"stand": stand.name, "authorization": auth.number})
     if previous is not None and previous.status == AssignmentStatus.ENDED and previous.stand_id != stand.pk:
         _fill_places(actor=actor, stand=previous.stand)
@@ -168,14 +169,14 @@ def stand_set_capacity(*, actor, stand: TaxiStand, capacity: int) -> dict:
     before = stand.capacity
     stand.capacity = capacity
     stand.save(update_fields=["capacity"])
-    audit_log(actor=actor, obj=stand, action="stand_capacity_changed", from_state=str(before), to_state=str(capacity),
+    audit_log(actor=actor, obj=stand, action=AuditAction.STAND_CAPACITY_CHANGED, from_state=str(before), to_state=str(capacity),
               reason=rule.legal_basis if rule else "", data={"moved_out": moved_out})
     by_id = {a.pk: a for a in active}
     for pk in moved_out:
         a = by_id[pk]
         a.status = AssignmentStatus.WAITING
         a.save(update_fields=["status"])
-        audit_log(actor=actor, obj=a, action="stand_place_lost", from_state=AssignmentStatus.ACTIVE,
+        audit_log(actor=actor, obj=a, action=AuditAction.STAND_PLACE_LOST, from_state=AssignmentStatus.ACTIVE,
                   to_state=AssignmentStatus.WAITING, reason=f"Redução de vagas: registro mais recente ({rule.legal_basis}, §4)")
         notify(recipient=a.authorization.holder, subject=f"Redução de vagas no {stand.name}",
                body=(f"O {stand.name} passou a {capacity} vagas. Pelo critério legal (menor tempo de registro), sua "
@@ -208,7 +209,7 @@ def stand_swap(*, actor, first: StandAssignment, second: StandAssignment, consen
     new_b = StandAssignment.objects.create(stand=a.stand, authorization=b.authorization, status=AssignmentStatus.ACTIVE,
                                            registered_on=b.registered_on, vehicle_year=b.vehicle_year)
     for new, consent in ((new_a, consent_first), (new_b, consent_second)):
-        audit_log(actor=actor, obj=new, action="stand_swapped", to_state=new.status,
+        audit_log(actor=actor, obj=new, action=AuditAction.STAND_SWAPPED, to_state=new.status,
                   data={"stand": new.stand.name, "consent": consent})
     return new_a, new_b
 

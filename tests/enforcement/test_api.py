@@ -253,9 +253,13 @@ def test_alegre_appeal_counted_from_the_notice_of_the_decision(api, alegre, appl
     result = chain.judge(body["id"], notify_decision=False)
     assert result["appeal_deadline"] is None and result["decision_notice_pending"] is True
     Infraction.objects.filter(pk=body["id"]).update(status_changed_at=timezone.now())
+    import pgtrigger
+
     from enforcement.models import Judgement
 
-    Judgement.objects.filter(infraction_id=body["id"]).update(decided_on=decision_notice_on)
+    # the scene is set in the past: a decision is never edited (PostgreSQL refuses it by trigger)
+    with pgtrigger.ignore("enforcement.Judgement:judgement_immutable"):
+        Judgement.objects.filter(infraction_id=body["id"]).update(decided_on=decision_notice_on)
     noticed = chain.decision_notice(body["id"], decision_notice_on)
     expected_deadline = due(decision_notice_on, 30)
     assert noticed["appeal_deadline"] == expected_deadline.isoformat()

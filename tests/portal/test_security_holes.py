@@ -462,7 +462,7 @@ def _draft_with_upload(api, applicant, name, content):
 
 @pytest.mark.django_db
 def test_an_application_document_with_a_script_is_refused_naming_the_checklist_item(alegre, api, applicant):
-    from tests.portal.test_security import _pdf
+    from tests.portal.test_security_uploads import _pdf
 
     _, item, r = _draft_with_upload(api, applicant, "doc.pdf", _pdf(lambda w: w.add_js("app.alert(1)")))
     assert r.status_code == 400
@@ -475,7 +475,7 @@ def test_an_auto_photo_over_the_pixel_limit_is_refused_naming_the_photo(alegre, 
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.utils import timezone
 
-    from tests.portal.test_security import _png
+    from tests.portal.test_security_uploads import _png
 
     settings.UPLOAD_MAX_PIXELS = 10  # the 4 × 4 image has 16
     body = {"plate": next_plate(), "infraction_code": "19-I", "occurred_at": (
@@ -489,7 +489,7 @@ def test_an_auto_photo_over_the_pixel_limit_is_refused_naming_the_photo(alegre, 
 @pytest.mark.django_db
 def test_the_preview_of_an_uploaded_image_is_sandboxed_and_a_pdf_opens_in_the_clerks_page(
         alegre, api, web, applicant, clerk):
-    from tests.portal.test_security import _pdf, _png
+    from tests.portal.test_security_uploads import _pdf, _png
 
     app, _, r = _draft_with_upload(api, applicant, "foto.png", _png())
     assert r.status_code == 201, r.json()

@@ -54,7 +54,7 @@ from licensing.fees.services import application_tff, application_tff_issue
 from licensing.grants.selectors import act_chain
 from portal import regulation
 from portal.audit import audit_log, history_for
-from portal.audit_actions import AUDIT_ACTION_LABELS
+from portal.audit_actions import AUDIT_ACTION_LABELS, AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation, RuleViolations
 from portal.numbers import brl
 from portal.refusals import refusal_status
@@ -107,7 +107,7 @@ class ProfileView(RoleRequiredMixin, View):
         form = ProfileForm(request.POST, instance=profile)
         if form.is_valid():
             form.save()
-            audit_log(actor=request.user, obj=profile, action="profile_updated")
+            audit_log(actor=request.user, obj=profile, action=AuditAction.PROFILE_UPDATED)
             messages.success(request, "Perfil salvo.")
             return redirect("licensing-profile")
         return render(request, self.template, self._ctx(form), status=400)
@@ -522,7 +522,7 @@ class DocumentFileView(RoleRequiredMixin, View):
         doc = get_object_or_404(ApplicationDocument, pk=doc_id, application=app)
         if doc.purged_at is not None or not doc.file:
             raise Http404("O arquivo foi apagado pela política de retenção de dados (LGPD).")
-        audit_log(actor=request.user, obj=app, action="document_viewed", data={"document": doc.pk, "type": doc.type})
+        audit_log(actor=request.user, obj=app, action=AuditAction.DOCUMENT_VIEWED, data={"document": doc.pk, "type": doc.type})
         ext = doc.file.name.rsplit(".", 1)[-1]
         # shown inside the clerk's page (same origin only), images sandboxed (portal.uploads)
         return sandboxed_file_response(doc.file, f"{doc.type.replace(':', '-')}.{ext}", mime=doc.mime)

@@ -40,6 +40,7 @@ from licensing.requests.rules import (
 )
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation
 from portal.roles import Role
 from portal.validators import driver_dates_errors, only_digits
@@ -123,14 +124,14 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         person.set_unusable_password()
         person.save()
         person.groups.add(Group.objects.get(name=Role.APPLICANT))
-        audit_log(actor=actor, obj=person, action="user_created_as_auxiliary", reason="Cadastro do condutor auxiliar")
+        audit_log(actor=actor, obj=person, action=AuditAction.USER_CREATED_AS_AUXILIARY, reason="Cadastro do condutor auxiliar")
     today = pack.today()
     aux = AuxiliaryDriver.objects.create(
         authorization=auth, person=person, cnh_number=data["cnh_number"], cnh_category=data["cnh_category"],
         cnh_first_issued=date.fromisoformat(data["cnh_first_issued"]) if data.get("cnh_first_issued") else None,
         cnh_ear=data["cnh_ear"], added_on=today, added_request=req,
     )
-    audit_log(actor=actor, obj=aux, action="auxiliary_added", to_state=aux.status, reason=reason,
+    audit_log(actor=actor, obj=aux, action=AuditAction.AUXILIARY_ADDED, to_state=aux.status, reason=reason,
               data={"authorization": auth.number, "request": req.protocol})
     result: dict[str, Any] = {"auxiliary": aux.pk}
     if alvara_scope(pack) == "driver":

@@ -35,6 +35,7 @@ from licensing.requests.models import (
 )
 from licensing.requests.rules import auxiliary_removal_report
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition
 
 
@@ -57,7 +58,7 @@ def after_filing(*, actor, req: LifecycleRequest, auth: Authorization, clean: di
     req.late_note = (f"Desligamento comunicado {clean['days_after']} dias depois; o prazo é de "
                      f"{clean['deadline_days']} dias ({basis}). Infração a apurar pela fiscalização.")
     req.save(update_fields=["late", "late_note"])
-    audit_log(actor=actor, obj=req, action="auxiliary_removal_late", reason=req.late_note,
+    audit_log(actor=actor, obj=req, action=AuditAction.AUXILIARY_REMOVAL_LATE, reason=req.late_note,
               data={"days_after": clean["days_after"], "deadline_days": clean["deadline_days"],
                     "legal_basis": basis})
     notify_clerks(subject=f"Exclusão de auxiliar comunicada fora do prazo — autorização nº {auth.number}",
@@ -85,7 +86,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
     aux.removed_request = req
     aux.removal_late = req.late
     aux.save(update_fields=["status", "left_on", "removed_on", "removed_request", "removal_late"])
-    audit_log(actor=actor, obj=aux, action="auxiliary_removed", from_state=AuxiliaryStatus.ACTIVE,
+    audit_log(actor=actor, obj=aux, action=AuditAction.AUXILIARY_REMOVED, from_state=AuxiliaryStatus.ACTIVE,
               to_state=AuxiliaryStatus.REMOVED, reason=reason or "Exclusão de condutor auxiliar",
               data={"late": req.late, "request": req.protocol})
     result: dict[str, Any] = {"auxiliary": aux.pk, "late": req.late}

@@ -39,6 +39,7 @@ from licensing.requests.rules import (
 )
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition, RuleViolation
 
 
@@ -98,7 +99,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
     today = pack.today()
     aux.registered_on = today
     aux.save(update_fields=["registered_on"])
-    audit_log(actor=actor, obj=aux, action="auxiliary_reregistered", reason=reason or req.legal_basis,
+    audit_log(actor=actor, obj=aux, action=AuditAction.AUXILIARY_REREGISTERED, reason=reason or req.legal_basis,
               data={"previous": before.isoformat(), "registered_on": today.isoformat(), "request": req.protocol,
                     "legal_basis": req.legal_basis})
     resolve_notices(auxiliary=aux, obligation=YearlyObligation.AUXILIARY_REREGISTRATION)

@@ -35,6 +35,7 @@ from licensing.requests.models import (
 )
 from licensing.requests.rules import missing_documents
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation, RuleViolations
 from portal.notifications import notify
 from portal.roles import Role
@@ -197,7 +198,7 @@ def vehicle_alvara_reissue(*, actor, auth: Authorization, pack, reason: str) -> 
     if current is None:
         return None
     new = alvara_issue(actor=actor, authorization=auth, person=auth.holder, supersedes=current)
-    audit_log(actor=actor, obj=new, action="alvara_reissued", reason=reason,
+    audit_log(actor=actor, obj=new, action=AuditAction.ALVARA_REISSUED, reason=reason,
               data={"supersedes": current.number, "number": new.number})
     return new
 

@@ -26,6 +26,7 @@ from licensing.requests.rules import (
 )
 from portal import regulation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation
 
 
@@ -62,7 +63,7 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
 
 def apply(*, actor, req, auth, pack, reason) -> dict:
     year = int(req.data["year"])
-    audit_log(actor=actor, obj=auth, action="compliance_proof_accepted", reason=reason or req.legal_basis,
+    audit_log(actor=actor, obj=auth, action=AuditAction.COMPLIANCE_PROOF_ACCEPTED, reason=reason or req.legal_basis,
               data={"year": year, "due_on": req.data.get("due_on"), "request": req.protocol,
                     "legal_basis": req.legal_basis})
     resolve_notices(authorization=auth, obligation=YearlyObligation.COMPLIANCE_PROOF, year=year)

@@ -25,6 +25,7 @@ from licensing.requests.rules import (
     leave_violation,
 )
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation
 
 
@@ -62,7 +63,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         starts_on=date.fromisoformat(req.data["starts_on"]), ends_on=date.fromisoformat(req.data["ends_on"]),
         legal_basis=req.legal_basis,
     )
-    audit_log(actor=actor, obj=leave, action="leave_granted", to_state=leave.status, reason=reason,
+    audit_log(actor=actor, obj=leave, action=AuditAction.LEAVE_GRANTED, to_state=leave.status, reason=reason,
               data={"starts_on": req.data["starts_on"], "ends_on": req.data["ends_on"]})
     return {"leave": leave.pk, "ends_on": req.data["ends_on"]}
 

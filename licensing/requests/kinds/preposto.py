@@ -24,6 +24,7 @@ from licensing.requests.models import (
 )
 from licensing.requests.rules import preposto_violation
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation
 from portal.notifications import notify
 
@@ -64,7 +65,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         authorization=auth, person=person, request=req, invalidity_on=date.fromisoformat(req.data["invalidity_on"]),
         starts_on=pack.today(), legal_basis=req.legal_basis,
     )
-    audit_log(actor=actor, obj=preposto, action="preposto_appointed", reason=reason,
+    audit_log(actor=actor, obj=preposto, action=AuditAction.PREPOSTO_APPOINTED, reason=reason,
               data={"authorization": auth.number, "request": req.protocol})
     notify(recipient=person, subject=f"Você foi constituído preposto da autorização nº {auth.number}",
            body="O titular mantém a autorização por invalidez permanente e você passa a prestar o serviço como preposto.",

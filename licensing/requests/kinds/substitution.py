@@ -34,6 +34,7 @@ from licensing.requests.rules import (
 )
 from licensing.stands.models import AssignmentStatus, StandAssignment
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation
 from portal.validators import (
     normalize_plate,
@@ -158,12 +159,12 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         "kind": "motorcycle" if auth.modality == "mototaxi" else "car",
     })
     if created:
-        audit_log(actor=actor, obj=vehicle, action="vehicle_registered", reason=f"Substituição (pedido {req.protocol})")
+        audit_log(actor=actor, obj=vehicle, action=AuditAction.VEHICLE_REGISTERED, reason=f"Substituição (pedido {req.protocol})")
     ensure_plate_free(vehicle=vehicle, holder=auth.holder, modality=auth.modality)
     old = auth.vehicle
     auth.vehicle = vehicle
     auth.save(update_fields=["vehicle"])
-    audit_log(actor=actor, obj=auth, action="authorization_vehicle_substituted", reason=reason or req.legal_basis,
+    audit_log(actor=actor, obj=auth, action=AuditAction.AUTHORIZATION_VEHICLE_SUBSTITUTED, reason=reason or req.legal_basis,
               data={"from": old.plate if old else "", "to": vehicle.plate, "request": req.protocol,
                     "ground": req.data.get("ground"), "legal_basis": req.legal_basis})
     StandAssignment.objects.filter(authorization=auth, status__in=[AssignmentStatus.ACTIVE, AssignmentStatus.WAITING]).update(

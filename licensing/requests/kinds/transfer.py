@@ -53,6 +53,7 @@ from licensing.requests.rules import (
 from licensing.stands.models import AssignmentStatus, StandAssignment
 from licensing.stands.services import _assignment_close
 from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation
 from portal.notifications import notify
 from portal.numbering import document_number, verification_code
@@ -182,7 +183,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         aux.removed_on = today
         aux.removed_request = req
         aux.save(update_fields=["status", "removed_on", "removed_request"])
-        audit_log(actor=actor, obj=aux, action="auxiliary_removed", from_state=AuxiliaryStatus.ACTIVE,
+        audit_log(actor=actor, obj=aux, action=AuditAction.AUXILIARY_REMOVED, from_state=AuxiliaryStatus.ACTIVE,
                   to_state=AuxiliaryStatus.REMOVED, reason="Transferência da autorização")
     act = pack.act("authorization")
     ensure_plate_free(vehicle=vehicle, holder=new_holder, modality=auth.modality)  # the old grant no longer counts
@@ -194,7 +195,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         issued_by=actor if getattr(actor, "is_authenticated", False) else None,
         renewals=auth.renewals,
     )
-    audit_log(actor=actor, obj=successor, action="authorization_issued", to_state=successor.status,
+    audit_log(actor=actor, obj=successor, action=AuditAction.AUTHORIZATION_ISSUED, to_state=successor.status,
               reason=f"Transferência da autorização nº {auth.number} (pedido {req.protocol})",
               data={"number": successor.number, "predecessor": auth.number, "valid_until": successor.valid_until.isoformat()})
     result: dict[str, Any] = {"authorization": {"id": successor.pk, "number": successor.number},
@@ -215,7 +216,7 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
         moved = StandAssignment.objects.create(
             stand=open_assignment.stand, authorization=successor, status=open_assignment.status,
             registered_on=today, vehicle_year=vehicle.manufacture_year if vehicle else None)
-        audit_log(actor=actor, obj=moved, action="stand_assigned", to_state=moved.status,
+        audit_log(actor=actor, obj=moved, action=AuditAction.STAND_ASSIGNED, to_state=moved.status,
                   reason="Transferência da autorização")
     notify(recipient=new_holder, subject=f"Autorização nº {successor.number} transferida para você",
            body=f"A autorização nº {auth.number} foi transferida para você sob o nº {successor.number}.",
