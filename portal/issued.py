@@ -34,6 +34,7 @@ def frozen_pdf(
     """The stored PDF of ``obj``'s document ``kind``; rendered, signed and stored on first use."""
     existing = stored_document(obj, kind)
     if existing is not None:
+        existing.pdf = bytes(existing.pdf)  # PostgreSQL reads binary columns as memoryview
         return existing
     pdf, identity = sign_pdf(render(), reason=reason or f"Emissão de {kind} nº {number}", location=location)
     object_type, object_id, _ = object_label(obj)

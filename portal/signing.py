@@ -10,9 +10,11 @@ In production without a certificate, documents are issued unsigned and say so.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import io
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -162,7 +164,15 @@ def sign_pdf(pdf: bytes, *, reason: str, location: str) -> tuple[bytes, SigningI
         reason=(f"{reason} — {DEMO_MARK}" if identity.demo else reason)[:200], location=location[:100],
     )
     writer = IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False)
-    out = signers.sign_pdf(writer, meta, signer=signer, timestamper=timestamper)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # the usual case: a worker or a request thread without an event loop
+        out = signers.sign_pdf(writer, meta, signer=signer, timestamper=timestamper)
+    else:
+        # pyHanko runs its own loop (asyncio.run), which refuses to start inside a running one
+        # (an async server, a browser-driven test): sign in a thread of its own
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            out = pool.submit(signers.sign_pdf, writer, meta, signer=signer, timestamper=timestamper).result()
     return out.getvalue(), identity
 
 

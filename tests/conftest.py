@@ -26,6 +26,10 @@ def _isolated(settings, tmp_path):
     settings.MEDIA_ROOT = str(tmp_path / "media")
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    # The public page cache is on whenever the cache is shared (REDIS_URL, as in CI): tests of a
+    # view measure the view (its queries, its throttle), so it is off unless a test turns it on
+    # (tests/public/test_page_cache.py).
+    settings.PUBLIC_PAGE_CACHE = False
     from portal.celery import app
 
     app.conf.task_always_eager = True

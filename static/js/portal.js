@@ -4,7 +4,9 @@
   document.addEventListener("DOMContentLoaded", function () {
     // Move focus to the error summary so screen readers announce it.
     var summary = document.querySelector("[data-autofocus]");
-    if (summary) { summary.focus(); }
+    // After a send that returns to one item (#doc-…), the page stays at the item: announce the
+    // summary without scrolling away from it.
+    if (summary) { summary.focus(location.hash ? {preventScroll: true} : undefined); }
     // Gentle masks that never block paste: format CPF and plates on blur.
     document.querySelectorAll("input[data-mask='cpf']").forEach(function (el) {
       el.addEventListener("blur", function () {

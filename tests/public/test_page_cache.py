@@ -106,6 +106,7 @@ def test_accept_is_part_of_the_key(cached, alegre, client):
 def test_off_unless_the_cache_is_shared(settings, alegre, client):
     """Local memory per process (no Redis): a change seen by one worker would not reach another's pages."""
     settings.PUBLIC_PAGE_CACHE = None
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     client.get("/api/v1/quotas/")
     assert "X-Public-Cache" not in client.get("/api/v1/quotas/")
 
