@@ -3,6 +3,7 @@ the auto, its notice, decision and DAM, for the holder or staff."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -13,6 +14,7 @@ from enforcement.models import Attachment
 from enforcement.views import _context_for
 from portal.issued import frozen_pdf
 from portal.pdf import qr_png_data_uri, render_pdf, verification_url
+from portal.roles import STAFF_ROLES, has_role
 from portal.uploads import serve_private_file
 from portal.validators import mask_cpf
 from portal.views import RoleRequiredMixin
@@ -37,24 +39,21 @@ PDF_DOCUMENTS = {
 }
 
 
-def infraction_pdf(request, inf, doc: str) -> HttpResponse:
-    """The PDF of an auto (auto, notificação, decisão, DAM) for its holder or staff."""
+def issued_infraction_document(inf, doc: str) -> bytes | None:
+    """The PDF of an auto's document (auto, notificação, decisão, DAM) as issued: rendered and
+    signed once — by a worker right after the issuing transaction commits, or by the first
+    download if the worker has not run yet — then the same bytes forever. ``None`` while the
+    document does not exist yet (auto not notified, not judged, no DAM). Nothing in it depends on
+    who asks: the context is built for no particular person."""
     template, title = PDF_DOCUMENTS[doc]
-    ctx = _context_for(inf, request.user)
-    if doc == "notice" and ctx["notice"] is None:
-        raise Http404("Auto ainda não notificado.")
-    if doc == "decision" and ctx["judgement"] is None:
-        raise Http404("Auto ainda não julgado.")
-    if doc == "dam" and ctx["fine"] is None:
-        raise Http404("Sem DAM emitido.")
-    if not (ctx["is_staff"] or ctx["is_holder"]):
-        raise PermissionDenied
-    if doc == "dam" and ctx["fine"].fee_id:  # the fees room's DAM: barcode and Pix
-        from licensing.fees.documents import render_dam
+    ctx = _context_for(inf, AnonymousUser())
+    owner = {"auto": inf, "notice": ctx["notice"], "decision": ctx["judgement"], "dam": ctx["fine"]}[doc]
+    if owner is None:
+        return None
+    if doc == "dam" and ctx["fine"].fee_id:  # the fees room's DAM (barcode and Pix), frozen there
+        from licensing.fees.documents import issued_dam_pdf
 
-        response = HttpResponse(render_dam(ctx["fine"].fee), content_type="application/pdf")
-        response["Content-Disposition"] = f'inline; filename="dam-{ctx["fine"].number.replace("/", "-")}.pdf"'
-        return response
+        return issued_dam_pdf(ctx["fine"].fee)
     pack = ctx["pack"]
     ctx.update(
         title=title,
@@ -67,14 +66,24 @@ def infraction_pdf(request, inf, doc: str) -> HttpResponse:
         verify_url=verification_url(inf.verification_code) if inf.verification_code else "",
         qr=qr_png_data_uri(verification_url(inf.verification_code)) if inf.verification_code else "",
     )
-    # Issued once, kept byte for byte: each document is frozen on its own record (the auto, its
-    # notice, its judgement, its fine) the first time it is produced; later changes are new acts.
-    owner = {"auto": inf, "notice": ctx["notice"], "decision": ctx["judgement"], "dam": ctx["fine"]}[doc]
-    pdf = frozen_pdf(owner, kind=f"infraction_{doc}", render=lambda: render_pdf(template, ctx),
-                     number=ctx["doc_number"] or "", verification_code=inf.verification_code if doc == "auto" else "",
-                     reason=f"{title} nº {ctx['doc_number']}", location=f"{pack.name}/{pack.uf}").pdf
+    # each document is frozen on its own record (the auto, its notice, its judgement, its fine);
+    # later changes are new acts
+    return frozen_pdf(owner, kind=f"infraction_{doc}", render=lambda: render_pdf(template, ctx),
+                      number=ctx["doc_number"] or "", verification_code=inf.verification_code if doc == "auto" else "",
+                      reason=f"{title} nº {ctx['doc_number']}", location=f"{pack.name}/{pack.uf}").pdf
+
+
+def infraction_pdf(request, inf, doc: str) -> HttpResponse:
+    """The PDF of an auto (auto, notificação, decisão, DAM) for its holder or staff."""
+    if not (has_role(request.user, *STAFF_ROLES) or inf.holder_id == request.user.pk):
+        raise PermissionDenied
+    pdf = issued_infraction_document(inf, doc)
+    if pdf is None:
+        raise Http404({"notice": "Auto ainda não notificado.", "decision": "Auto ainda não julgado.",
+                       "dam": "Sem DAM emitido."}.get(doc, "Documento não encontrado."))
+    number = inf.number.replace("/", "-")
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{doc}-{inf.number.replace("/", "-")}.pdf"'
+    response["Content-Disposition"] = f'inline; filename="{doc}-{number}.pdf"'
     return response
 
 

@@ -3,7 +3,8 @@ Task names are pinned with ``name=`` in the rooms (queued messages and beat entr
 
 from __future__ import annotations
 
-from licensing.applications.tasks import purge_expired_documents
+from licensing.applications.tasks import freeze_receipt, purge_expired_documents
+from licensing.fees.tasks import freeze_dam
 from licensing.grants.tasks import (
     check_quotas,
     check_vehicle_ages,
@@ -18,7 +19,9 @@ __all__ = [
     "check_quotas",
     "check_vehicle_ages",
     "expire_grants",
+    "freeze_dam",
     "freeze_grant_document",
+    "freeze_receipt",
     "leaves_flag_overdue_task",
     "purge_expired_documents",
     "send_renewal_reminders",

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -127,3 +128,11 @@ def _paper_check(actor, channel: str, inf: Infraction, on: date | None, today: d
         if inf.occurred_on and on < inf.occurred_on:
             raise ValidationError({"received_on": ["A data do recebimento não pode ser anterior à infração."]})
     return on or today
+
+
+def freeze_on_commit(inf: Infraction, doc: str) -> None:
+    """Once the issuing transaction commits, a worker renders, signs and stores the document
+    (auto, notificação, decisão): what was issued is what every later download serves."""
+    from enforcement.tasks import freeze_infraction_document
+
+    transaction.on_commit(lambda: freeze_infraction_document.delay(doc, inf.pk))

@@ -21,6 +21,7 @@ from enforcement.services._common import (
     _tell_holder,
     _transition,
     _validate_files,
+    freeze_on_commit,
 )
 from enforcement.services.penalty import catalogue_entries, recidivism_recompute
 from licensing.grants import selectors as licensing_selectors
@@ -160,6 +161,7 @@ def infraction_issue(
                     infraction.retained_alvara = alvara
                     infraction.save(update_fields=["retained_alvara"])
             _store_files(infraction, photos, kind=None, actor=actor)
+            freeze_on_commit(infraction, "auto")
     except IntegrityError:
         if key:
             existing = Infraction.objects.filter(idempotency_key=key).first()

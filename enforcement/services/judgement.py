@@ -21,6 +21,7 @@ from enforcement.services._common import (
     _return_retained_alvara,
     _tell_holder,
     _transition,
+    freeze_on_commit,
 )
 from enforcement.services.deadlines import period
 from enforcement.services.effects import (
@@ -126,4 +127,5 @@ def infraction_judge(*, actor, infraction: Infraction, upheld: bool, grounds: st
         _tell_holder(inf, f"Decisão — auto nº {inf.number} julgado improcedente",
                      f"O auto nº {inf.number} foi julgado improcedente e arquivado.", "dismissed")
     infraction.refresh_from_db()
+    freeze_on_commit(infraction, "decision")
     return judgement

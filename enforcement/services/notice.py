@@ -20,6 +20,7 @@ from enforcement.services._common import (
     _notice_reason,
     _tell_holder,
     _transition,
+    freeze_on_commit,
 )
 from enforcement.services.deadlines import period
 from enforcement.services.effects import (
@@ -82,6 +83,7 @@ def infraction_notify(*, actor, infraction: Infraction, acknowledged_on: date, r
     if refused and pack.value("notice.refusal_cancels_grant", modality):
         _cancel_grant_on_refusal(inf, pack, actor=actor)
     _tell_holder(inf, f"Notificação da autuação — auto nº {inf.number}", body, "notice")
+    freeze_on_commit(inf, "notice")
     return inf
 
 

@@ -12,3 +12,14 @@ from portal.jobs import run_job
 @shared_task(acks_late=True, name="licensing.tasks.purge_expired_documents")
 def purge_expired_documents() -> int:
     return run_job("licensing.purge_expired_documents", review.purge_expired_documents)
+
+
+@shared_task(acks_late=True, name="licensing.tasks.freeze_receipt")
+def freeze_receipt(pk: int) -> bool:
+    """Render, sign and store the protocol receipt right after the application was protocolled
+    (idempotent: a receipt already stored is left as it is)."""
+    from licensing.applications.documents import issued_receipt_pdf
+    from licensing.applications.models import Application
+
+    application = Application.objects.filter(pk=pk).exclude(protocol="").first()
+    return application is not None and bool(issued_receipt_pdf(application))

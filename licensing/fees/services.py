@@ -74,7 +74,15 @@ def fee_issue(
                     "barras está no portal.",
                link=reverse("lifecycle-fee-detail", args=[fee.pk]), dedup_key=f"fee-issued:{fee.pk}",
                pix_payload=fee_pix_payload(fee))
+    _freeze_on_commit(fee)
     return fee
+
+
+def _freeze_on_commit(fee: Fee) -> None:
+    """Once the issuing transaction commits, a worker renders, signs and stores the DAM."""
+    from licensing.fees.tasks import freeze_dam
+
+    transaction.on_commit(lambda: freeze_dam.delay(fee.pk))
 
 
 @transaction.atomic

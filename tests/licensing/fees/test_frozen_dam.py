@@ -18,3 +18,12 @@ def test_the_dam_downloaded_before_and_after_payment_is_byte_identical(itagiba, 
     assert web(applicant).get(f"/taxas/{fee.pk}/dam.pdf").content == before
     stored = IssuedDocument.objects.get(kind="dam", object_id=str(fee.pk))
     assert bytes(stored.pdf) == before and stored.number == fee.number
+
+
+@pytest.mark.django_db
+def test_the_dam_is_stored_at_issue_before_any_download(itagiba, applicant, clerk, django_capture_on_commit_callbacks):
+    auth, _ = grant(applicant)
+    with django_capture_on_commit_callbacks(execute=True):
+        fee = tff_issue(actor=clerk, authorization=auth)
+    stored = IssuedDocument.objects.get(kind="dam", object_id=str(fee.pk))
+    assert bytes(stored.pdf).startswith(b"%PDF") and stored.number == fee.number

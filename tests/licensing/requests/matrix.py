@@ -39,8 +39,11 @@ def _leave(w):
 
 
 def _aux(w):
+    from portal import regulation
+
+    documents = [d["code"] for d in regulation.current().documents("taxi", "new", applies_to="auxiliary")]
     return {"cpf": w["lc_aux_cpf"], "name": "Bruno Auxiliar", "birth_date": "1990-01-01", "cnh_number": "12345678900",
-            "cnh_category": "B", "cnh_first_issued": "2010-01-01", "cnh_ear": "on"}
+            "cnh_category": "B", "cnh_first_issued": "2010-01-01", "cnh_ear": "on", "documents": documents}
 
 
 def _swap(w):
