@@ -321,9 +321,13 @@ def compute_penalty(
     codes: list[str] = []
     bases: list[str] = []
     missing: list[str] = []
+    lines: list[dict] = []
     for entry in entries:
         bases.append(entry["legal_basis"])
+        lines.append(line := {"code": entry["code"], "description": entry.get("description", ""),
+                              "legal_basis": entry["legal_basis"], "penalties": [], "fine": None})
         for p in entry["penalties"]:
+            line["penalties"].append(p.get("label") or KIND_LABELS.get(p["kind"], p["kind"]))
             kinds.add(p["kind"])
             if p.get("code"):
                 codes.append(p["code"])
@@ -331,9 +335,13 @@ def compute_penalty(
                 override = (fine_overrides or {}).get(entry["code"])
                 units, amount = fine_base_amount(entry, p, unit_value, override, unit_is_example=unit_is_example)
                 any_fine = True
+                line["fine"] = fine_line(p, units, amount, override is not None, unit_value=unit_value,
+                                         unit_name=unit_name, unit_is_example=unit_is_example)
                 if amount is None:
-                    missing.append(missing_fine_regulation(entry, p, unit_name=unit_name, unit_basis=unit_basis,
-                                                           unit_value=unit_value, unit_is_example=unit_is_example))
+                    line["fine"]["missing_regulation"] = missing_fine_regulation(
+                        entry, p, unit_name=unit_name, unit_basis=unit_basis, unit_value=unit_value,
+                        unit_is_example=unit_is_example)
+                    missing.append(line["fine"]["missing_regulation"])
                 else:
                     base += amount
                 if units is not None:
@@ -363,6 +371,33 @@ def compute_penalty(
         "legal_basis": bases,
         "missing_regulation": "; ".join(missing) if missing else None,
         "fine_pending_regulation": bool(missing),
+        "lines": lines,
+    }
+
+
+def fine_line(fine: dict, units: Decimal | None, amount: Decimal | None, recorded: bool, *,
+              unit_value: Decimal | None, unit_name: str, unit_is_example: bool) -> dict:
+    """One infraction's fine as the judgement screen breaks it down: units of the fiscal unit (or a
+    value in reais), the unit's value, the base amount before recidivism, and — when the amount
+    rests on an example value of the pack that no regulation has fixed yet (Lei 3.703/2022 arts.
+    19–22 "valor a ser estabelecido em regulamento") — that example value, marked as such."""
+    example = amount is None
+    example_amount = None
+    if example:
+        if fine.get("fine_amount") is not None:
+            example_amount = money(fine["fine_amount"])
+        elif units is not None and unit_value is not None:
+            example_amount = money(units * unit_value)
+    return {
+        "fine_units": _number(units) if units is not None and not recorded else None,
+        "fiscal_unit": unit_name if units is not None and not recorded else "",
+        "unit_value": str(money(unit_value)) if units is not None and unit_value is not None and not recorded else None,
+        "unit_is_example": bool(unit_is_example and units is not None),
+        "base_amount": str(amount) if amount is not None else None,
+        "example": example,
+        "example_amount": str(example_amount) if example_amount is not None else None,
+        "recorded": recorded,
+        "missing_regulation": None,
     }
 
 

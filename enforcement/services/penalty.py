@@ -103,8 +103,11 @@ def compute_penalty_for(infraction: Infraction, pack=None) -> dict:
         fine_overrides=overrides, unit_is_example=bool(unit and unit[2]), unit_basis=unit[1] if unit else "",
     )
     if penalty["recidivism"]:
+        # the pk lets the judgement screen link each earlier auto (same holder: the julgador may open it)
+        ids = dict(Infraction.objects.filter(holder_id=infraction.holder_id, number__in=[p.ref for p in refs])
+                   .values_list("number", "pk"))
         penalty["recidivism_autos"] = [
-            {"number": p.ref, "occurred_on": p.occurred_on.isoformat(), "date": f"{p.occurred_on:%d/%m/%Y}",
+            {"number": p.ref, "id": ids.get(p.ref), "occurred_on": p.occurred_on.isoformat(), "date": f"{p.occurred_on:%d/%m/%Y}",
              "amount": str(p.amount) if p.amount else None,
              "multiplier": p.multiplier, "days_before": (infraction.occurred_on - p.occurred_on).days}
             for p in refs
