@@ -122,10 +122,9 @@ def national_and_state_holidays(uf: str, year: int) -> dict:
     if key not in _HOLIDAY_CACHE:
         import holidays as holidays_lib
 
-        try:
-            table = holidays_lib.country_holidays("BR", subdiv=uf or None, years=year, language="pt_BR")
-        except (NotImplementedError, KeyError):  # unknown state code: national days only
-            table = holidays_lib.country_holidays("BR", years=year, language="pt_BR")
+        # a state code the library does not know: national days only
+        known = uf in holidays_lib.country_holidays("BR").subdivisions
+        table = holidays_lib.country_holidays("BR", subdiv=uf if known else None, years=year, language="pt_BR")
         _HOLIDAY_CACHE[key] = dict(table.items())
     return _HOLIDAY_CACHE[key]
 
