@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from licensing.applications.selectors import required_documents
+from licensing.applications.selectors import pending_ranking, required_documents
 from licensing.applications.services import application_approve
 from licensing.models import Application, ApplicationDocument, Authorization, Inspection
 from portal.exceptions import RuleViolation
@@ -79,7 +79,12 @@ def test_one_slot_left_exactly_one_of_five_wins(load_pack, clerk, agent):
     issue_authorization(modality="taxi")
     issue_authorization(modality="taxi")
     apps = [ready_application(agent) for _ in range(5)]
+    top = pending_ranking("taxi").entries[0].key.pk
     numbers, errors = approve_all(apps, clerk)
-    assert len(numbers) == 1 and errors == ["quota.full"] * 4
+    # Whoever takes the lock first is served first: a request ranked below the free place is
+    # refused by the ranking's order while the top one is pending, and every request after the
+    # grant finds the quota full. Only the top-ranked request can win.
+    assert len(numbers) == 1 and len(errors) == 4
+    assert set(errors) <= {"quota.full", "ranking.order"}
     assert Authorization.objects.filter(modality="taxi").count() == 3
-    assert Application.objects.filter(status="approved").count() == 1
+    assert list(Application.objects.filter(status="approved").values_list("pk", flat=True)) == [top]
