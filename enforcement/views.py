@@ -347,6 +347,26 @@ class JudgeView(ActionView):
             ctx["penalty_error"] = str(exc)
         return ctx
 
+    def post(self, request, *args, **kwargs):
+        """A decision that suspends or ends the grant is deliberate: a POST without ``confirm=1``
+        (or whose confirmed penalty no longer matches the one computed now) shows what the
+        decision will do; only the POST of that page records it."""
+        inf = self.get_object()
+        form = self.make_form(inf, request.POST)
+        if (form.is_valid() and form.cleaned_data["upheld"] and inf.status in services.JUDGEABLE_STATUSES
+                and not self.extra_context(inf).get("blocked")):
+            try:
+                preview = services.judgement_preview(inf)
+            except RuleViolation:
+                preview = None  # the service refuses it beside the form, with the article
+            if preview is not None and services.needs_confirmation(preview):
+                confirmed = request.POST.get("confirm") == "1"
+                if not confirmed or request.POST.get("digest") != preview["digest"]:
+                    return render(request, "enforcement/judge_confirm.html", {
+                        **self.context(inf, form), "preview": preview, "grounds": form.cleaned_data["grounds"],
+                        "changed": confirmed, "title": "Confirmar a decisão"})
+        return super().post(request, *args, **kwargs)
+
     def act(self, request, inf, d):
         judgement = services.infraction_judge(actor=request.user, infraction=inf, upheld=d["upheld"], grounds=d["grounds"])
         return f"Decisão nº {judgement.number} registrada: auto {'procedente' if judgement.upheld else 'improcedente'}."

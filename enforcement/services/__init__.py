@@ -40,6 +40,7 @@ from enforcement.services.effects import (
     finalize,
     revert_grant_effects,
 )
+from enforcement.services.preview import judgement_preview, needs_confirmation
 from enforcement.services.fines import fine_mark_paid, regularisation_record
 from enforcement.services.judgement import decision_notice_required, infraction_judge
 from enforcement.services.notice import decision_notice_record, infraction_notify
@@ -78,6 +79,8 @@ __all__ = [
     "fine_mark_paid",
     "fine_overrides",
     "infraction_cancel",
+    "judgement_preview",
+    "needs_confirmation",
     "infraction_issue",
     "infraction_judge",
     "infraction_notify",

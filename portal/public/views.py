@@ -107,7 +107,8 @@ class VerifyCodeView(View):
         return public_cache(request, response, 30)
 
 
-ISSUED_KIND_LABELS = {"authorization": "ato de outorga", "amendment": "ato de alteração", "alvara": "alvará"}
+ISSUED_KIND_LABELS = {"authorization": "ato de outorga", "amendment": "ato de alteração", "alvara": "alvará",
+                      "contract": "contrato de concessão"}
 
 
 class CheckPdfView(View):

@@ -1,6 +1,7 @@
 """The HTML journeys: agent, clerk, holder and julgador, the PDFs, immutability, queries."""
 
 import os
+import re
 from datetime import timedelta
 
 import pytest
@@ -46,6 +47,12 @@ def _chain_html(web, pack, grant, code, agent, clerk, judge, applicant, appeal=T
     page = web(judge).get(reverse("enforcement:judge", args=[inf.pk])).content.decode()
     assert "Penalidade que a lei impõe" in page
     r = web(judge).post(reverse("enforcement:judge", args=[inf.pk]), {"upheld": "1", "grounds": "Provas do agente."})
+    if r.status_code == 200:  # a decision that suspends or ends the grant is confirmed first
+        page = r.content.decode()
+        assert "Confirmar e registrar a decisão" in page
+        digest = re.search(r'name="digest" value="([0-9a-f]+)"', page).group(1)
+        r = web(judge).post(reverse("enforcement:judge", args=[inf.pk]),
+                            {"upheld": "1", "grounds": "Provas do agente.", "confirm": "1", "digest": digest})
     assert r.status_code == 302
     # the notice of the decision opens the appeal period
     r = web(clerk).post(reverse("enforcement:decision-notice", args=[inf.pk]), {"acknowledged_on": today.isoformat()})
