@@ -184,30 +184,6 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
     }
 
 
-def publication_list(pack=None) -> list[dict]:
-    """Decisions to publish in the Diário Oficial where the pack requires it
-    (PL 015/2025 art. 24, §3: cassações; art. 27, §1: decisions of appeals)."""
-    pack = pack or regulation.current()
-    required = pack.value("publication.required_for") or []
-    out: list[dict] = []
-    if "cassations" in required:
-        for inf in _base().filter(status=S.FINAL).order_by("-final_on", "-id"):
-            if rules.ENDING_KINDS & set((inf.penalty or {}).get("kinds", [])):
-                out.append({"kind": "cassação", "infraction": inf, "on": inf.final_on,
-                            "text": f"Cassação da {inf.authorization.act_name if inf.authorization else 'autorização'} "
-                                    f"nº {inf.authorization.number if inf.authorization else '—'} "
-                                    f"(auto de infração nº {inf.number})",
-                            "legal_basis": pack.basis("publication.required_for")})
-    if "appeal_decisions" in required:
-        for appeal in (Appeal.objects.select_related("infraction", "infraction__holder")
-                       .filter(decided_at__isnull=False).order_by("-decided_at", "-id")):
-            out.append({"kind": "decisão de recurso", "infraction": appeal.infraction, "on": appeal.decided_at.date(),
-                        "text": f"Recurso {'de ofício ' if appeal.ex_officio else ''}no auto nº {appeal.infraction.number}: "
-                                f"{'provido' if appeal.granted else 'não provido'} (decisão nº {appeal.number})",
-                        "legal_basis": pack.basis("publication.required_for")})
-    return sorted(out, key=lambda r: r["on"], reverse=True)
-
-
 # --- the procedure of one auto: periods, what may be done now and by whom ---------------
 def procedure(inf: Infraction, pack=None) -> dict:
     """Timeline of the procedure, each period with start, end, article and how it was counted, and

@@ -1,4 +1,5 @@
 from django.urls import path, re_path
+from django.views.generic import RedirectView
 
 from enforcement import file_views, views
 
@@ -36,6 +37,8 @@ urlpatterns = [
             name="pdf"),
     path("fiscalizacao/julgamento/", views.JudgeQueueView.as_view(), name="queue"),
     path("fiscalizacao/notificacoes/", views.NoticeQueueView.as_view(), name="notice-queue"),
-    path("fiscalizacao/publicacao/", views.PublicationView.as_view(), name="publication"),
+    # the old "Diário Oficial" page: the decisions to publish are on the one publication desk now
+    path("fiscalizacao/publicacao/", RedirectView.as_view(pattern_name="licensing-publications", permanent=True),
+         name="publication"),
     path("meus-autos/", views.MyInfractionsView.as_view(), name="mine"),
 ]

@@ -1,5 +1,5 @@
 """HTML pages of enforcement: agent (plate lookup, auto), clerk (notice, DAM), holder (my
-autos, defense, appeal), julgador (queue, judgement, appeal, cancel, publication)."""
+autos, defense, appeal), julgador (queue, judgement, appeal, cancel)."""
 
 from __future__ import annotations
 
@@ -174,19 +174,6 @@ class NoticeQueueView(RoleRequiredMixin, TemplateView):
         ctx["page_obj"] = Paginator(selectors.notice_queue(), 30).get_page(self.request.GET.get("page"))
         ctx["fines"] = Fine.objects.select_related("infraction").filter(paid=False).order_by("due_date")[:30]
         ctx["decisions"] = selectors.decision_notice_queue()[:30]
-        return ctx
-
-
-class PublicationView(RoleRequiredMixin, TemplateView):
-    roles = (Role.JUDGE, Role.CLERK, Role.ADMIN)
-    template_name = "enforcement/publication.html"
-
-    def get_context_data(self, **kwargs):
-        ctx = super().get_context_data(**kwargs)
-        pack = regulation.current()
-        ctx["required"] = pack.value("publication.required_for") or []
-        ctx["basis"] = pack.basis("publication.required_for")
-        ctx["page_obj"] = Paginator(selectors.publication_list(pack), 30).get_page(self.request.GET.get("page"))
         return ctx
 
 

@@ -40,7 +40,6 @@ from enforcement.services.effects import (
     finalize,
     revert_grant_effects,
 )
-from enforcement.services.preview import judgement_preview, needs_confirmation
 from enforcement.services.fines import fine_mark_paid, regularisation_record
 from enforcement.services.judgement import decision_notice_required, infraction_judge
 from enforcement.services.notice import decision_notice_record, infraction_notify
@@ -52,6 +51,7 @@ from enforcement.services.penalty import (
     recidivism_recompute,
     recorded_fine_values,
 )
+from enforcement.services.preview import judgement_preview, needs_confirmation
 from enforcement.services.regulations import regulation_keys, regulation_record
 
 __all__ = [

@@ -390,3 +390,21 @@ class Publication(models.Model):
 
     def __str__(self) -> str:
         return f"Publicação nº {self.number}"
+
+
+class PublishedAct(models.Model):
+    """An act of another room (a decision of appeal in enforcement) gathered into a publication.
+
+    licensing does not import enforcement: the act is named by its stable reference (the
+    provider's ``ref``), unique, so that an act goes to the Diário Oficial once."""
+
+    publication = models.ForeignKey(Publication, on_delete=models.PROTECT, related_name="other_acts",
+                                    verbose_name="publicação")
+    ref = models.CharField("referência do ato", max_length=80, unique=True)
+
+    class Meta:
+        verbose_name = "ato publicado (outra área)"
+        verbose_name_plural = "atos publicados (outras áreas)"
+
+    def __str__(self) -> str:
+        return f"{self.ref} em {self.publication}"

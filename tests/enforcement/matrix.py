@@ -89,7 +89,8 @@ ROWS = [
     Row("enforcement:pdf", HOLDER_VIEW, kwargs=lambda w: {"pk": w["final"].pk, "doc": "dam"}),
     Row("enforcement:queue", only(("julgador",))),
     Row("enforcement:notice-queue", only(("atendente", "admin"))),
-    Row("enforcement:publication", only(("julgador", "atendente", "admin"))),
+    # the old "Diário Oficial" page redirects to the one publication desk (which checks the role)
+    Row("enforcement:publication", everyone(301)),
     Row("enforcement:mine", only(("requerente", "outsider"))),
     # API
     Row("api-infractions", {**API_AUTH, "*": 200}, api=True),

@@ -86,8 +86,10 @@ def test_full_chain_itagiba_html_cassation_bars(web, itagiba, grant, agent, cler
     services.close_appeal_windows(due(itagiba.today(), 30) + timedelta(days=1))
     grant.refresh_from_db()
     assert grant.status == "cassada" and active_bar(applicant.cpf, itagiba.today()) is not None
-    page = web(judge).get(reverse("enforcement:publication")).content.decode()
-    assert inf.number in page and "Cassação" in page
+    # the act of cassation waits on the one publication desk (the old page redirects there)
+    assert web(judge).get(reverse("enforcement:publication")).status_code == 301
+    page = web(judge).get(reverse("licensing-publications")).content.decode()
+    assert "Cassações" in page and f"{grant.act_name} nº {grant.number}" in page
 
 
 def test_full_chain_arapora_html(web, arapora, grant, agent, clerk, judge, applicant):

@@ -9,7 +9,12 @@ import pytest
 from django.urls import reverse
 
 from enforcement.models import Infraction, Judgement
-from enforcement.services.preview import GRANT_EFFECT_KINDS, grant_effect_kinds, needs_confirmation, penalty_digest
+from enforcement.services.preview import (
+    GRANT_EFFECT_KINDS,
+    grant_effect_kinds,
+    needs_confirmation,
+    penalty_digest,
+)
 
 pytestmark = pytest.mark.django_db
 
