@@ -38,7 +38,7 @@ urlpatterns = [
     path("fiscalizacao/julgamento/", views.JudgeQueueView.as_view(), name="queue"),
     path("fiscalizacao/notificacoes/", views.NoticeQueueView.as_view(), name="notice-queue"),
     # the old "Diário Oficial" page: the decisions to publish are on the one publication desk now
-    path("fiscalizacao/publicacao/", RedirectView.as_view(pattern_name="licensing-publications", permanent=True),
+    path("fiscalizacao/publicacao/", RedirectView.as_view(pattern_name="licensing-publications", permanent=False),
          name="publication"),
     path("meus-autos/", views.MyInfractionsView.as_view(), name="mine"),
 ]

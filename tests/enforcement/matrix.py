@@ -90,7 +90,7 @@ ROWS = [
     Row("enforcement:queue", only(("julgador",))),
     Row("enforcement:notice-queue", only(("atendente", "admin"))),
     # the old "Diário Oficial" page redirects to the one publication desk (which checks the role)
-    Row("enforcement:publication", everyone(301)),
+    Row("enforcement:publication", everyone(302)),
     Row("enforcement:mine", only(("requerente", "outsider"))),
     # API
     Row("api-infractions", {**API_AUTH, "*": 200}, api=True),

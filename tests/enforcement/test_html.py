@@ -87,7 +87,7 @@ def test_full_chain_itagiba_html_cassation_bars(web, itagiba, grant, agent, cler
     grant.refresh_from_db()
     assert grant.status == "cassada" and active_bar(applicant.cpf, itagiba.today()) is not None
     # the act of cassation waits on the one publication desk (the old page redirects there)
-    assert web(judge).get(reverse("enforcement:publication")).status_code == 301
+    assert web(judge).get(reverse("enforcement:publication")).status_code == 302
     page = web(judge).get(reverse("licensing-publications")).content.decode()
     assert "Cassações" in page and f"{grant.act_name} nº {grant.number}" in page
 

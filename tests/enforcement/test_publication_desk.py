@@ -64,7 +64,7 @@ def test_the_publication_pdf_lists_the_appeal_decision(itagiba, decided_appeal, 
 def test_the_old_page_redirects_and_the_julgador_reads_the_desk(itagiba, decided_appeal, web, judge, clerk):
     appeal, _ = decided_appeal
     r = web(judge).get("/fiscalizacao/publicacao/")
-    assert r.status_code == 301 and r["Location"] == reverse("licensing-publications")
+    assert r.status_code == 302 and r["Location"] == reverse("licensing-publications")
     page = web(judge).get(reverse("licensing-publications")).content.decode()
     assert "Decisões de recursos" in page and f"Decisão de recurso nº {appeal.number}" in page
     assert "Preparar a publicação" not in page
