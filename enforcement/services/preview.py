@@ -35,18 +35,21 @@ def penalty_digest(penalty: dict | None) -> str:
 
 
 def _when(pack, modality: str | None) -> str:
+    """When the effect on the grant starts (as ``infraction_judge`` and ``decision_notice_record`` apply it)."""
     days = pack.value("appeal.days", modality)
     if not days:
         return "Desde a decisão: a lei não prevê recurso, a decisão é definitiva."
+    notice = decision_notice_required(pack, modality)
     if appeal_is_suspensive(pack, modality):
-        start = "Quando a decisão se tornar definitiva (fim do prazo de recurso ou julgamento do recurso)"
-    else:
-        start = (f"O recurso não tem efeito suspensivo ({pack.basis('appeal.suspensive', modality)}): o efeito vale "
-                 "desde já e é desfeito se o recurso for provido")
-    if decision_notice_required(pack, modality):
-        return (f"{start}; a decisão vale a partir da notificação ao autorizatário, de cuja ciência conta o prazo de "
-                f"recurso de {days} dias ({pack.basis('appeal.counted_from', modality)}).")
-    return f"{start}; prazo de recurso de {days} dias ({pack.basis('appeal.days', modality)})."
+        return ("Quando a decisão se tornar definitiva (fim do prazo de recurso sem recurso, ou recurso não provido); "
+                f"o prazo de recurso é de {days} dias"
+                + (f", contados da ciência da notificação da decisão ({pack.basis('appeal.counted_from', modality)})."
+                   if notice else f" ({pack.basis('appeal.days', modality)})."))
+    start = "Desde a notificação da decisão ao autorizatário" if notice else "Desde já"
+    return (f"{start}: o recurso não tem efeito suspensivo ({pack.basis('appeal.suspensive', modality)}); se for "
+            f"provido, o efeito é desfeito. O prazo de recurso é de {days} dias"
+            + (f", contados da ciência da notificação ({pack.basis('appeal.counted_from', modality)})."
+               if notice else f" ({pack.basis('appeal.days', modality)})."))
 
 
 def judgement_preview(inf: Infraction, pack=None) -> dict:

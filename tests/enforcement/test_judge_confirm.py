@@ -94,3 +94,16 @@ def test_which_penalties_touch_the_grant(kinds, expected):
 def test_the_digest_changes_with_the_penalty():
     assert penalty_digest({"kinds": ["fine"], "amount": "10.00"}) != penalty_digest({"kinds": ["fine"], "amount": "20.00"})
     assert penalty_digest({"a": 1, "b": 2}) == penalty_digest({"b": 2, "a": 1})
+
+
+def test_a_suspension_shows_its_days_and_waits_for_the_final_decision_where_the_appeal_suspends(
+        web, arapora, grant, issue, chain, judge):
+    """Lei 724/2008 (Araporã) art. 23, XIV: code C-1, 5 days of suspension; art. 25, §§1º–2º: the
+    suspension takes effect with the final decision."""
+    inf = _judgeable(arapora, grant, issue, chain, "23-XIV")
+    r = web(judge).post(reverse("enforcement:judge", args=[inf.pk]), {"upheld": "1", "grounds": "Intimado, faltou."})
+    page = " ".join(r.content.decode().split())
+    assert r.status_code == 200 and "suspende a outorga" in page
+    assert "Suspensão por <strong>5 dias</strong>" in page and "Quando a decisão se tornar definitiva" in page
+    assert "art. 23, XIV" in page and "prazo de recurso é de 10 dias" in page
+    assert not Judgement.objects.filter(infraction=inf).exists()
