@@ -288,3 +288,54 @@ def act_chain(authorization: Authorization) -> list[ChainLink]:
         links.append(ChainLink("alvara", al.doc_name, al.number, al.issued_at, what, words, in_force,
                                reverse("api-alvara-pdf", args=[al.pk])))
     return sorted(links, key=lambda link: link.issued_at)
+
+
+# --- public verification by code (the cold path of the QR code) ------------------------------
+AUTHORIZATION_VERIFICATION_COLUMNS = (
+    "id", "number", "act_name", "modality", "status", "valid_until", "suspended_until", "verification_code",
+    "legal_basis", "holder__name", "holder__first_name", "holder__last_name", "vehicle_id", "vehicle__plate",
+    "vehicle__make", "vehicle__model", "vehicle__color",
+)
+
+
+def _issued_column(model, kind: str, column: str):
+    """A column of the stored PDF of each row (portal.issued, one per object and kind), as a subquery."""
+    from django.db.models import CharField, OuterRef, Subquery
+    from django.db.models.functions import Cast
+
+    from portal.models import IssuedDocument
+
+    return Subquery(IssuedDocument.objects.filter(
+        object_type=model._meta.label_lower, kind=kind, object_id=Cast(OuterRef("pk"), CharField()),
+    ).order_by().values(column)[:1])
+
+
+def authorization_verification_row(code: str) -> dict | None:
+    """What the public verification of a grant act shows, in one query and no model instance:
+    the act's columns, its holder's name, its vehicle, whether it has acts of amendment or
+    active auxiliary drivers (then the caller reads those), and the hash and signer of its
+    stored PDF. ``code`` is normalized; codes are unique, so no ORDER BY (the model's default
+    ordering would add a sort to a one-row lookup)."""
+    from django.db.models import Exists, OuterRef
+
+    from licensing.grants.models import Amendment
+    from licensing.requests.models import AuxiliaryDriver, AuxiliaryStatus
+
+    rows = (Authorization.objects.filter(verification_code=code).order_by()
+            .annotate(has_amendments=Exists(Amendment.objects.filter(authorization=OuterRef("pk"))),
+                      has_auxiliaries=Exists(AuxiliaryDriver.objects.filter(authorization=OuterRef("pk"),
+                                                                            status=AuxiliaryStatus.ACTIVE)),
+                      pdf_sha256=_issued_column(Authorization, "authorization", "sha256"),
+                      pdf_signed=_issued_column(Authorization, "authorization", "signed"),
+                      pdf_signer=_issued_column(Authorization, "authorization", "signer"))
+            .values(*AUTHORIZATION_VERIFICATION_COLUMNS, "has_amendments", "has_auxiliaries", "pdf_sha256",
+                    "pdf_signed", "pdf_signer")[:1])
+    return next(iter(rows), None)
+
+
+def active_auxiliary_names(authorization_id: int) -> list[tuple[str, str, str]]:
+    """(name, first_name, last_name) of the grant's active auxiliary drivers, in the order added."""
+    from licensing.requests.models import AuxiliaryDriver, AuxiliaryStatus
+
+    return list(AuxiliaryDriver.objects.filter(authorization_id=authorization_id, status=AuxiliaryStatus.ACTIVE)
+                .order_by("id").values_list("person__name", "person__first_name", "person__last_name"))

@@ -192,6 +192,25 @@ def document_by_code(code: str):
     return None
 
 
+def verify_by_code(code: str, pack: Pack) -> Verification | None:
+    """verification_of(document_by_code(code)): the public answer to a QR code. A lookup that
+    can build it straight from the code (``verification_by_code``: one query, no model
+    instances — the cold path under load) does; the others find the document and verify it."""
+    code = normalize_verification_code(code or "")
+    if not code or len(code) > 20:
+        return None
+    for lookup in registry.verification_lookups():
+        direct = getattr(lookup, "verification_by_code", None)
+        if direct is not None:
+            found = direct(code, pack)
+        else:
+            doc = lookup.by_code(code)
+            found = lookup.verification(doc, pack) if doc is not None else None
+        if found is not None:
+            return found
+    return None
+
+
 def search_documents(q: str) -> list:
     """Documents matching a verification code, an authorization/alvará number or a plate."""
     q = (q or "").strip()
