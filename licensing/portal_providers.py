@@ -10,11 +10,7 @@ from django.db.models import Case, Count, Q, QuerySet, Value, When
 from django.db.models.functions import TruncMonth
 
 from licensing.grants.rules import quota_slots
-from licensing.grants.selectors import (
-    active_auxiliary_names,
-    authorization_verification_row,
-    count_current_grants,
-)
+from licensing.grants.selectors import authorization_verification_row, count_current_grants
 from licensing.models import CURRENT_STATUSES, Alvara, Amendment, Authorization
 from portal import registry
 from portal.public.selectors import (
@@ -266,7 +262,9 @@ class GrantVerification:
     def verification_by_code(self, code: str, pack: Pack) -> Verification | None:
         """by_code() + verification() in one query for a grant act (the common QR code) with no
         act of amendment; an act with amendments, an alvará or an amendment take the full path."""
-        row = authorization_verification_row(code)
+        from licensing.requests.selectors import has_active_auxiliaries
+
+        row = authorization_verification_row(code, has_auxiliaries=has_active_auxiliaries())
         if row is not None and not row["has_amendments"]:
             return _authorization_verification_of_row(row, pack)
         # not a grant act (the row query said so): only the other kinds are looked up
@@ -355,6 +353,8 @@ def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
     holder = public_name_of(row["holder__name"], row["holder__first_name"], row["holder__last_name"])
     names = [holder]
     if row["has_auxiliaries"]:
+        from licensing.requests.selectors import active_auxiliary_names
+
         names += [public_name_of(*n) for n in active_auxiliary_names(row["id"])]
     has_vehicle = row["vehicle_id"] is not None
     return Verification(

@@ -310,32 +310,22 @@ def _issued_column(model, kind: str, column: str):
     ).order_by().values(column)[:1])
 
 
-def authorization_verification_row(code: str) -> dict | None:
+def authorization_verification_row(code: str, **annotations) -> dict | None:
     """What the public verification of a grant act shows, in one query and no model instance:
-    the act's columns, its holder's name, its vehicle, whether it has acts of amendment or
-    active auxiliary drivers (then the caller reads those), and the hash and signer of its
-    stored PDF. ``code`` is normalized; codes are unique, so no ORDER BY (the model's default
-    ordering would add a sort to a one-row lookup)."""
+    the act's columns, its holder's name, its vehicle, whether it has acts of amendment (then
+    the caller takes the full path), the hash and signer of its stored PDF, and the caller's
+    ``annotations`` (other rooms' facts about the act: licensing.requests' auxiliary drivers).
+    ``code`` is normalized; codes are unique, so no ORDER BY (the model's default ordering
+    would add a sort to a one-row lookup)."""
     from django.db.models import Exists, OuterRef
 
     from licensing.grants.models import Amendment
-    from licensing.requests.models import AuxiliaryDriver, AuxiliaryStatus
 
     rows = (Authorization.objects.filter(verification_code=code).order_by()
             .annotate(has_amendments=Exists(Amendment.objects.filter(authorization=OuterRef("pk"))),
-                      has_auxiliaries=Exists(AuxiliaryDriver.objects.filter(authorization=OuterRef("pk"),
-                                                                            status=AuxiliaryStatus.ACTIVE)),
                       pdf_sha256=_issued_column(Authorization, "authorization", "sha256"),
                       pdf_signed=_issued_column(Authorization, "authorization", "signed"),
-                      pdf_signer=_issued_column(Authorization, "authorization", "signer"))
-            .values(*AUTHORIZATION_VERIFICATION_COLUMNS, "has_amendments", "has_auxiliaries", "pdf_sha256",
-                    "pdf_signed", "pdf_signer")[:1])
+                      pdf_signer=_issued_column(Authorization, "authorization", "signer"), **annotations)
+            .values(*AUTHORIZATION_VERIFICATION_COLUMNS, "has_amendments", "pdf_sha256", "pdf_signed",
+                    "pdf_signer", *annotations)[:1])
     return next(iter(rows), None)
-
-
-def active_auxiliary_names(authorization_id: int) -> list[tuple[str, str, str]]:
-    """(name, first_name, last_name) of the grant's active auxiliary drivers, in the order added."""
-    from licensing.requests.models import AuxiliaryDriver, AuxiliaryStatus
-
-    return list(AuxiliaryDriver.objects.filter(authorization_id=authorization_id, status=AuxiliaryStatus.ACTIVE)
-                .order_by("id").values_list("person__name", "person__first_name", "person__last_name"))
