@@ -83,6 +83,9 @@ class VerificationLookup(Protocol):
 
     def verification(self, doc, pack) -> Any | None: ...  # a Verification, or None if not its doc
 
+    # Optional: ``verification_by_code(code, pack)`` — by_code() + verification() at once, for a
+    # lookup that can answer from one query (portal.public.selectors.verify_by_code uses it).
+
 
 _LOOKUPS: list[VerificationLookup] = []
 

@@ -37,6 +37,11 @@ def _isolated(settings, tmp_path):
     from django.core.cache import cache
 
     cache.clear()
+    from portal.public.selectors import CountedIds
+    from tariffs.selectors import forget_all
+
+    forget_all()  # in-process memos keyed by data stamps that a rolled-back test may repeat
+    CountedIds._indexes.clear()
     yield
     regulation.invalidate()
 

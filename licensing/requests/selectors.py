@@ -200,3 +200,16 @@ def amendment_preview(req: LifecycleRequest) -> dict:
             "amends": auth, "holder": auth.holder.display_name, "vehicle": auth.vehicle,
             "modality": pack.modality_label(auth.modality), "valid_until": auth.valid_until,
             "kind": req.get_kind_display()}
+
+
+def has_active_auxiliaries():
+    """An Exists() of the outer grant's active auxiliary drivers (for a values() row)."""
+    from django.db.models import Exists, OuterRef
+
+    return Exists(AuxiliaryDriver.objects.filter(authorization=OuterRef("pk"), status=AuxiliaryStatus.ACTIVE))
+
+
+def active_auxiliary_names(authorization_id: int) -> list[tuple[str, str, str]]:
+    """(name, first_name, last_name) of the grant's active auxiliary drivers, in the order added."""
+    return list(AuxiliaryDriver.objects.filter(authorization_id=authorization_id, status=AuxiliaryStatus.ACTIVE)
+                .order_by("id").values_list("person__name", "person__first_name", "person__last_name"))

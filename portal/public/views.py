@@ -87,8 +87,7 @@ class VerifyCodeView(View):
             # misses, while the same QR scanned again reveals nothing new.
             if throttled(request, "verify"):
                 return _too_many(request)
-            doc = selectors.document_by_code(code)
-            result = selectors.verification_of(doc, pack) if doc is not None else None
+            result = selectors.verify_by_code(code, pack)
             return render(
                 request,
                 "public/verify.html",
