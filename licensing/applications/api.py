@@ -129,6 +129,7 @@ class ApplicationIn(serializers.Serializer):
 class ReviewIn(serializers.Serializer):
     accepted = serializers.BooleanField(label="aceito")
     reason = serializers.CharField(label="motivo", required=False, allow_blank=True, max_length=2000)
+    valid_until = serializers.DateField(label="válido até", required=False, allow_null=True, default=None)
 
 
 @extend_schema_serializer(component_name="InspectionScheduleIn")  # transit has a ScheduleIn of its own
@@ -293,7 +294,7 @@ class DocumentReviewView(APIView):
         document = get_object_or_404(application.documents, pk=doc_id)
         data = validated(ReviewIn, request.data)
         document = applications_review.document_review(actor=request.user, document=document, accepted=data["accepted"],
-                                            reason=data.get("reason", ""))
+                                            reason=data.get("reason", ""), valid_until=data.get("valid_until"))
         return Response({"id": document.pk, "type": document.type, "status": document.status,
                          "reason": document.reason})
 

@@ -171,6 +171,8 @@ class ReviewForm(FriendlyRequiredMixin, forms.Form):
                                       coerce=lambda v: v == "1", widget=forms.RadioSelect)
     reason = forms.CharField(label="Motivo (obrigatório para recusar)", required=False,
                              widget=forms.Textarea(attrs={"rows": 2}))
+    valid_until = forms.DateField(label="Válido até (se o documento tem validade)", required=False,
+                                  input_formats=["%d/%m/%Y", "%Y-%m-%d"])
 
 
 class RequirementForm(FriendlyRequiredMixin, forms.Form):
