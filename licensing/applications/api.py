@@ -449,12 +449,15 @@ def application_detail(application: Application, viewer) -> dict:
     if has_role(viewer, Role.AGENT) and not has_role(viewer, Role.CLERK, Role.ADMIN) \
             and application.applicant_id != viewer.pk:
         return data  # agents: only what the vistoria needs
-    docs = list(application.documents.select_related("auxiliary").order_by("type", "-uploaded_at", "-id"))
+    docs = list(application.documents.select_related("auxiliary", "carried_from__application")
+                .order_by("type", "-uploaded_at", "-id"))
 
     def doc(d):
         return {"id": d.pk, "type": d.type, "status": d.status, "reason": d.reason, "uploaded_at": _iso(d.uploaded_at),
                 "reviewed_at": _iso(d.reviewed_at), "mime": d.mime, "size": d.size,
-                "superseded_by": d.superseded_by_id}
+                "superseded_by": d.superseded_by_id, "valid_until": _iso(d.valid_until),
+                "carried_from": {"document": d.carried_from_id, "application": d.carried_from.application_id,
+                                 "protocol": d.carried_from.application.protocol} if d.carried_from_id else None}
 
     data.update({
         "applicant": {"id": application.applicant_id, "name": application.applicant.display_name},

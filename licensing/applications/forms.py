@@ -81,8 +81,19 @@ class ModalityForm(FriendlyRequiredMixin, forms.Form):
     def __init__(self, *args, bidding: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["modality"].choices = modality_choices()
+        # a modality the law leaves to a decree not yet in force: not offered; said why (with the article)
+        pack = regulation.current()
+        self.closed_modalities = [str(r) for r in (pack.modality_refusal(m) for m in pack.modalities) if r is not None]
         if not bidding:
             del self.fields["bid_amount"]
+
+    def add_error(self, field, error):
+        # a posted modality that waits for its decree: the refusal with its article, not "escolha válida"
+        if field == "modality" and self.data.get("modality") in regulation.current().modalities:
+            refusal = regulation.current().modality_refusal(self.data["modality"])
+            if refusal is not None:
+                error = str(refusal)
+        super().add_error(field, error)
 
 
 class VehicleForm(FriendlyRequiredMixin, forms.Form):

@@ -189,3 +189,11 @@ def test_ops_page_records_the_decree(alegre, admin_user, web):
     assert r.status_code == 302
     assert regulation.current().has_modality("mototaxi")
     assert "Decreto nº 6/2026" in client.get("/administracao/decretos-modalidades/").content.decode()
+
+
+def test_the_wizard_says_why_mototaxi_is_not_offered(alegre, applicant, web):
+    client = web(applicant)
+    page = client.get("/requerimentos/novo/").content.decode()
+    assert 'value="mototaxi"' not in page and ART_29 in page
+    r = client.post("/requerimentos/novo/", {"modality": "mototaxi", "kind": "new"})
+    assert r.status_code == 400 and ART_29 in r.content.decode().split("<form")[1]

@@ -95,6 +95,14 @@ def test_renovar_copies_the_still_valid_documents_with_their_origin(load_pack, w
     # the clerk sees where each copy came from
     page = web(clerk).get(f"/requerimentos/{renewal.pk}/").content.decode()
     assert "aproveitado do requerimento 000123/2016" in page
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(clerk)
+    listed = {d["type"]: d for d in api.get(f"/api/v1/applications/{renewal.pk}/").json()["documents"]}
+    assert listed["cnh_ear"]["carried_from"] == {"document": kept_cnh.pk, "application": source.pk,
+                                                 "protocol": "000123/2016"}
+    assert listed["cnh_ear"]["valid_until"] == (today + timedelta(days=1)).isoformat()
 
 
 @pytest.mark.django_db
