@@ -121,3 +121,22 @@ def test_clerk_notes_the_validity_date_when_accepting(load_pack, api, applicant,
     r = api(clerk).post(url, {"accepted": True, "valid_until": until}, format="json")
     assert r.status_code == 200, r.json()
     assert ApplicationDocument.objects.get(pk=docs["cnh_ear"]["id"]).valid_until.isoformat() == until
+
+
+@pytest.mark.django_db
+def test_the_review_page_offers_the_validity_date_for_dated_items_only(load_pack, api, web, applicant, clerk):
+    from tests.licensing.applications.helpers import create_and_submit, open_call
+
+    pack = load_pack("alegre")
+    open_call("taxi")
+    app = create_and_submit(api, applicant)
+    docs = {d["type"]: d for d in api(clerk).get(f"/api/v1/applications/{app['id']}/").json()["documents"]}
+    page = web(clerk).get(f"/requerimentos/{app['id']}/").content.decode()
+    assert f'name="d{docs["cnh_ear"]["id"]}-valid_until"' in page  # "dated" in the pack
+    assert f'name="d{docs["identificacao"]["id"]}-valid_until"' not in page  # "none": no date to note
+    until = pack.today() + timedelta(days=30)
+    r = web(clerk).post(f"/atendimento/requerimentos/{app['id']}/documentos/{docs['cnh_ear']['id']}/analise/",
+                        {f"d{docs['cnh_ear']['id']}-accepted": "1",
+                         f"d{docs['cnh_ear']['id']}-valid_until": until.strftime("%d/%m/%Y")})
+    assert r.status_code == 302
+    assert ApplicationDocument.objects.get(pk=docs["cnh_ear"]["id"]).valid_until == until
