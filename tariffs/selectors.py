@@ -139,6 +139,9 @@ def serves(pack: Pack, modality: str) -> bool:
 def missing_table_message(pack: Pack, tables: list[TariffTable], modality: str, on: date) -> str:
     """Why there is no table of ``modality`` in force on ``on``, in plain words."""
     label = modality_label(modality).lower()
+    closed = pack.modality_refusal(modality, on) if modality in pack.modalities else None
+    if closed is not None and closed.code == "modality.decree_pending":
+        return closed.message
     if not serves(pack, modality) and not any(t.modality == modality for t in tables):
         return f"A legislação de {pack.display_name} não prevê o serviço de {label}: não há tarifa."
     first = min((t.effective_from for t in tables if t.modality == modality), default=None)

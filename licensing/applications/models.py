@@ -253,6 +253,15 @@ class ApplicationDocument(models.Model):
         "arquivo apagado em", null=True, blank=True,
         help_text="Arquivo apagado pela política de retenção (LGPD); o registro permanece.",
     )
+    valid_until = models.DateField(
+        "válido até", null=True, blank=True,
+        help_text="Validade do documento, anotada pelo atendente ao aceitá-lo (CNH, CRLV, certidões).",
+    )
+    carried_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="carried_to",
+        verbose_name="aproveitado de",
+        help_text="Documento ainda válido do requerimento anterior, aproveitado na renovação.",
+    )
 
     class Meta:
         verbose_name = "documento do requerimento"

@@ -231,7 +231,7 @@ class QuotaState:
 def quota_states() -> list[QuotaState]:
     pack = regulation.current()
     out = []
-    for modality in pack.modalities:
+    for modality in pack.in_force_modalities:  # a modality waiting for its decree has no slots yet
         found = slots_for(pack, modality)
         if found is None:
             continue

@@ -27,9 +27,8 @@ STATUS_LABELS = {
 
 
 def modalities(pack: Pack) -> list[str]:
-    """The pack's modalities, táxi first."""
-    order = ("taxi", "mototaxi")
-    return sorted(pack.modalities, key=lambda m: (order.index(m) if m in order else len(order), m))
+    """The pack's modalities in force, táxi first (one waiting for its decree is not shown)."""
+    return pack.in_force_modalities
 
 
 def public_name(user) -> str:

@@ -20,7 +20,7 @@ MONTH_ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "ou
 
 
 def _vary(pack) -> str:
-    return f"{pack.municipality_id}|{pack.version}|{pack.today()}"
+    return f"{pack.municipality_id}|{pack.version}|{pack.today()}|{','.join(pack.in_force_modalities)}"
 
 
 def section_crumbs(label: str | None = None) -> list[tuple[str, str | None]]:
