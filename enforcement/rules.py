@@ -446,8 +446,8 @@ def photo_document_items(documents: list[dict]) -> list[dict]:
     that file beside the driver's name, so the agent compares the face with whoever is driving.
 
     No item marked = the law asks for no photograph and the road check shows none (none of the
-    three laws read here lists one: Lei 3.703/2022 art. 7, PL 015/2025 art. 4, Lei 724/2008
-    art. 9 ask for the CNH and certificates, not a photograph)."""
+    three laws read here lists one: Lei 3.703/2022 art. 7, PL 015/2025 arts. 9, 10, 13 and 17,
+    Lei 724/2008 arts. 4 and 9 ask for the CNH, certificates and vehicle papers, not a photograph)."""
     return [d for d in documents if d.get("photo") is True]
 
 
