@@ -37,13 +37,15 @@ def _in_view(tab, selector) -> bool:
 # The page scrolls to the item smoothly (Bootstrap's `scroll-behavior: smooth` where the person
 # has not asked for reduced motion): the scroll lasts several hundred milliseconds after "load".
 # Reading the position before it ends sees the page half-way (why this journey was flaky).
-# Wait until the page has stopped moving: the same scrollY over ten animation frames.
+# Wait until the page has stopped moving: the same scrollY over ten animation frames (false
+# if it still moves after 600 frames, about ten seconds).
 _SCROLL_SETTLED = """() => new Promise(done => {
-  let last = -1, still = 0;
+  let last = -1, still = 0, frames = 0;
   const tick = () => {
     still = (scrollY === last) ? still + 1 : 0;
     last = scrollY;
-    if (still >= 10) { done(true); } else { requestAnimationFrame(tick); }
+    frames += 1;
+    if (still >= 10) { done(true); } else if (frames > 600) { done(false); } else { requestAnimationFrame(tick); }
   };
   requestAnimationFrame(tick);
 })"""
@@ -59,7 +61,7 @@ def test_several_files_in_one_send_and_the_page_stays_at_the_item(site, browser,
         tab.locator(f"[id='doc-{last.code}']").get_by_role("button", name="Enviar").click()
         # the new page (a redirect to the item's anchor) is loaded, then it has stopped scrolling
         tab.wait_for_url(f"**#doc-{last.code}", wait_until="load")
-        tab.evaluate(_SCROLL_SETTLED)
+        assert tab.evaluate(_SCROLL_SETTLED), "the page kept scrolling"
         assert tab.evaluate("window.scrollY") > 0 and _in_view(tab, f"[id='doc-{last.code}']")
         shot(tab, "documents-after-send")
         assert app.documents.count() == 2
