@@ -185,3 +185,13 @@ def test_lookup_page_shows_the_drivers_with_photo(alegre, applicant, agent, clie
     assert f'src="/fiscalizacao/placa/foto/{doc.pk}/" alt="Foto de {applicant.display_name}"' in html
     assert "Foto pedida em Decreto de teste nº 1, art. 2" in html
     assert auth.vehicle.make in html and auth.vehicle.model in html and auth.vehicle.color in html
+
+
+def test_clerk_lookup_page_shows_the_drivers_without_photo_or_placeholder(alegre, applicant, clerk, client):
+    _ask_for_photo()
+    auth, _ = grant(applicant)
+    _photo(applicant)
+    client.force_login(clerk)
+    html = client.get("/fiscalizacao/placa/", {"plate": auth.vehicle.plate}).content.decode()
+    assert "Condutores autorizados" in html and applicant.display_name in html
+    assert "/fiscalizacao/placa/foto/" not in html and "sem foto" not in html  # the photo is the agents'
