@@ -539,7 +539,8 @@ class VehicleStatusView(APIView):
     @extend_schema(responses=R.VEHICLE_STATUS)
     def get(self, request, plate: str):
         pack = regulation.current()
-        return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", "")))
+        return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", ""),
+                                                 with_photos=has_role(request.user, Role.AGENT)))
 
 
 class InfractionPdfView(APIView):

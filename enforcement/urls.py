@@ -7,6 +7,7 @@ app_name = "enforcement"
 
 urlpatterns = [
     path("fiscalizacao/placa/", views.LookupView.as_view(), name="lookup"),
+    path("fiscalizacao/placa/foto/<int:doc_id>/", file_views.DriverPhotoView.as_view(), name="driver-photo"),
     path("fiscalizacao/catalogo/", views.CatalogueView.as_view(), name="catalogue"),
     path("fiscalizacao/autos/", views.StaffListView.as_view(), name="list"),
     path("fiscalizacao/autos/novo/", views.InfractionCreateView.as_view(), name="new"),

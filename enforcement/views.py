@@ -85,7 +85,8 @@ class LookupView(RoleRequiredMixin, View):
         result = None
         if form.is_bound and form.is_valid():
             result = selectors.vehicle_status(form.cleaned_data["plate"], regulation.current().today(),
-                                              form.cleaned_data.get("driver_cpf", ""))
+                                              form.cleaned_data.get("driver_cpf", ""),
+                                              with_photos=has_role(request.user, Role.AGENT))
         return render(request, self.template_name,
                       {"form": form, "result": result, "can_issue": has_role(request.user, Role.AGENT)})
 

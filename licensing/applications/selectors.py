@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.db.models import Q
+
 from licensing.applications import rules
 from licensing.applications.models import (
     OPEN_APPLICATION_STATUSES,
@@ -336,3 +338,23 @@ def plate_conflict(application: Application) -> PlateConflict | None:
              .exclude(holder_id=application.applicant_id).select_related("holder").first())
     found = PlateConflict(application.vehicle.display_plate, others, grant)
     return found if found else None
+
+
+def accepted_photos(person_ids: list[int], codes: list[str]) -> dict[int, ApplicationDocument]:
+    """Each person's latest accepted photograph: a current, not purged file of one of the pack's
+    photo items (``codes``), sent for them as holder (their own application) or as an auxiliary
+    driver named in an application. Keyed by person id; people without one are absent."""
+    if not person_ids or not codes:
+        return {}
+    docs = (ApplicationDocument.objects
+            .filter(code__in=codes, status=DocumentStatus.ACCEPTED, superseded_by__isnull=True, purged_at__isnull=True)
+            .filter(Q(auxiliary__isnull=True, application__applicant_id__in=person_ids)
+                    | Q(auxiliary__person_id__in=person_ids))
+            .exclude(file="")
+            .select_related("application", "auxiliary")
+            .order_by("-reviewed_at", "-id"))
+    out: dict[int, ApplicationDocument] = {}
+    for doc in docs:
+        person_id = doc.auxiliary.person_id if doc.auxiliary_id else doc.application.applicant_id
+        out.setdefault(person_id, doc)
+    return out

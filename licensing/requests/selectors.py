@@ -179,6 +179,16 @@ def registered_driver_role(authorization: Authorization | None, cpf: str, today)
     return None
 
 
+def registered_drivers(authorization: Authorization, today) -> list[tuple[str, object]]:
+    """The people registered to drive this grant's vehicle besides the holder, in the order the
+    road check lists them: the active auxiliary drivers, then the preposto in office on ``today``."""
+    auxiliaries = AuxiliaryDriver.objects.filter(authorization=authorization, status=AuxiliaryStatus.ACTIVE) \
+        .select_related("person").order_by("added_on", "id")
+    prepostos = Preposto.objects.filter(Q(ended_on__isnull=True) | Q(ended_on__gt=today), authorization=authorization,
+                                        starts_on__lte=today).select_related("person")
+    return [("condutor auxiliar", a.person) for a in auxiliaries] + [("preposto", p.person) for p in prepostos]
+
+
 def yearly_overdue_open(limit: int = 50) -> list[YearlyNotice]:
     """Overdue yearly obligations not yet regularised (the clerk's queue shows them)."""
     return list(
