@@ -196,4 +196,5 @@ def test_the_wizard_says_why_mototaxi_is_not_offered(alegre, applicant, web):
     page = client.get("/requerimentos/novo/").content.decode()
     assert 'value="mototaxi"' not in page and ART_29 in page
     r = client.post("/requerimentos/novo/", {"modality": "mototaxi", "kind": "new"})
-    assert r.status_code == 400 and ART_29 in r.content.decode().split("<form")[1]
+    wizard = next(f for f in r.content.decode().split("<form")[1:] if 'name="kind"' in f)  # not the header's search
+    assert r.status_code == 400 and ART_29 in wizard
