@@ -352,7 +352,8 @@ class JudgeView(ActionView):
                 if not confirmed or request.POST.get("digest") != preview["digest"]:
                     return render(request, "enforcement/judge_confirm.html", {
                         **self.context(inf, form), "preview": preview, "grounds": form.cleaned_data["grounds"],
-                        "changed": confirmed, "title": "Confirmar a decisão"})
+                        "changed": confirmed, "title": "Confirmar a decisão",
+                        "confirm_url": reverse("enforcement:judge", args=[inf.pk])})
         return super().post(request, *args, **kwargs)
 
     def act(self, request, inf, d):
@@ -491,6 +492,30 @@ class AppealJudgeView(ActionView):
     form_class = forms.AppealJudgeForm
     title = "Julgar o recurso"
     parent = ("Fila de julgamento", "enforcement:queue")
+
+    def post(self, request, *args, **kwargs):
+        """An appeal decision that leaves a suspension or a cassação standing (appeal not granted)
+        or imposes one (an ex officio review that reforms a dismissal) is confirmed first, with
+        the same summary as the first instance's decision; only the POST of that page records it."""
+        inf = self.get_object()
+        form = self.make_form(inf, request.POST)
+        appeal = inf.appeals.filter(granted__isnull=True).order_by("-instance", "-id").first()
+        if form.is_valid() and appeal is not None and form.cleaned_data["granted"] == bool(appeal.ex_officio):
+            try:
+                preview = services.judgement_preview(inf)
+            except RuleViolation:
+                preview = None  # the service refuses it beside the form, with the article
+            if preview is not None and services.needs_confirmation(preview):
+                confirmed = request.POST.get("confirm") == "1"
+                if not confirmed or request.POST.get("digest") != preview["digest"]:
+                    decision = ("Reformar o arquivamento na revisão de ofício" if appeal.ex_officio
+                                else f"Negar provimento ao recurso contra o auto nº {inf.number}")
+                    return render(request, "enforcement/judge_confirm.html", {
+                        **self.context(inf, form), "preview": preview, "grounds": form.cleaned_data["grounds"],
+                        "changed": confirmed, "title": "Confirmar a decisão do recurso",
+                        "appeal_decision": decision, "granted": "1" if form.cleaned_data["granted"] else "0",
+                        "confirm_url": reverse("enforcement:appeal-judge", args=[inf.pk])})
+        return super().post(request, *args, **kwargs)
 
     def act(self, request, inf, d):
         appeal = services.appeal_judge(actor=request.user, infraction=inf, granted=d["granted"], grounds=d["grounds"])

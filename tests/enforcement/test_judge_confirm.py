@@ -107,3 +107,47 @@ def test_a_suspension_shows_its_days_and_waits_for_the_final_decision_where_the_
     assert "Suspensão por <strong>5 dias</strong>" in page and "Quando a decisão se tornar definitiva" in page
     assert "art. 23, XIV" in page and "prazo de recurso é de 10 dias" in page
     assert not Judgement.objects.filter(infraction=inf).exists()
+
+
+def _appealed(api, applicant, itagiba, grant, issue, chain, code):
+    inf = _judgeable(itagiba, grant, issue, chain, code)
+    chain.judge(inf.pk, waive=False)
+    r = api(applicant).post(f"/api/v1/infractions/{inf.pk}/appeal/", {"text": "Recorro."}, format="json")
+    assert r.status_code in (200, 201), r.content
+    inf.refresh_from_db()
+    assert inf.status == "appealed"
+    return inf
+
+
+def test_denying_an_appeal_against_a_cassation_is_confirmed_first(web, api, applicant, itagiba, grant, issue,
+                                                                  chain):
+    from enforcement.models import Appeal
+    from tests.enforcement.helpers import other_judge
+
+    inf = _appealed(api, applicant, itagiba, grant, issue, chain, "19-VII")
+    second = other_judge()
+    url = reverse("enforcement:appeal-judge", args=[inf.pk])
+    r = web(second).post(url, {"granted": "0", "grounds": "Razões não afastam os fatos."})
+    page = r.content.decode()
+    assert r.status_code == 200 and "Confirmar a decisão" in page and "Negar provimento" in page
+    assert "encerra a outorga" in page and "Cassação da autorização" in page
+    assert 'name="granted" value="0"' in page and f'action="{url}"' in page
+    assert Appeal.objects.get(infraction=inf).granted is None  # nothing recorded yet
+    r = web(second).post(url, {"granted": "0", "grounds": "Razões não afastam os fatos.", "confirm": "1",
+                               "digest": "0" * 16})
+    assert r.status_code == 200 and 'id="penalty-changed"' in r.content.decode()
+    assert Appeal.objects.get(infraction=inf).granted is None
+    r = web(second).post(url, {"granted": "0", "grounds": "Razões não afastam os fatos.", "confirm": "1",
+                               "digest": _digest(page)})
+    assert r.status_code == 302
+    assert Appeal.objects.get(infraction=inf).granted is False
+
+
+def test_granting_an_appeal_needs_no_extra_step(web, api, applicant, itagiba, grant, issue, chain):
+    from enforcement.models import Appeal
+    from tests.enforcement.helpers import other_judge
+
+    inf = _appealed(api, applicant, itagiba, grant, issue, chain, "19-VII")
+    r = web(other_judge()).post(reverse("enforcement:appeal-judge", args=[inf.pk]),
+                                {"granted": "1", "grounds": "Provas insuficientes."})
+    assert r.status_code == 302 and Appeal.objects.get(infraction=inf).granted is True
