@@ -15,9 +15,10 @@ from portal.models import (
     Municipality,
     Notification,
     RegulationParameter,
+    StaffAssignment,
     User,
 )
-from portal.roles import Role, has_role
+from portal.roles import INSTALLATION_ROLES, Role, has_role, scope_municipality_id
 
 
 def _admin_has_permission(request) -> bool:
@@ -64,6 +65,60 @@ class UserAdmin(RoleAdmin, BaseUserAdmin):
     fieldsets = BaseUserAdmin.fieldsets + (
         ("Dados da pessoa", {"fields": ("name", "cpf", "phone", "birth_date", "registration_number")}),
     )
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        # groups carry only the installation-wide roles; staff roles are granted per
+        # municipality in "Perfis de servidores nos municípios"
+        if db_field.name == "groups":
+            from django.contrib.auth.models import Group
+
+            kwargs["queryset"] = Group.objects.filter(name__in=[r.value for r in INSTALLATION_ROLES])
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+@admin.register(StaffAssignment)
+class StaffAssignmentAdmin(RoleAdmin):
+    """Staff roles per municipality. Adding grants (``portal.staff.grant_role``); a grant is
+    never edited: filling the reason of revocation ends it (``revoke_role``). Both audited.
+    An admin of a municipality manages that municipality's staff; the superuser, all."""
+
+    list_display = ("user", "role", "municipality", "granted_at", "granted_by", "revoked_at")
+    list_filter = ("role", "municipality", ("revoked_at", admin.EmptyFieldListFilter))
+    search_fields = ("user__username", "user__name")
+    autocomplete_fields = ("user",)
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request).select_related("user", "municipality", "granted_by")
+        return qs if request.user.is_superuser else qs.filter(municipality_id=scope_municipality_id())
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ("user", "municipality", "role", "reason")
+        return ("user", "municipality", "role", "reason", "granted_at", "granted_by", "revoked_at", "revoked_by",
+                "revoked_reason")
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return ()
+        return ("user", "municipality", "role", "reason", "granted_at", "granted_by", "revoked_at", "revoked_by") + (
+            ("revoked_reason",) if obj.revoked_at else ())
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "municipality" and not request.user.is_superuser:
+            kwargs["queryset"] = Municipality.objects.filter(pk=scope_municipality_id())
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        from portal.staff import grant_role, revoke_role
+
+        if change:
+            if obj.revoked_reason and obj.revoked_at is None:
+                saved = revoke_role(actor=request.user, assignment=obj, reason=obj.revoked_reason)
+                obj.revoked_at, obj.revoked_by = saved.revoked_at, saved.revoked_by
+            return
+        saved = grant_role(actor=request.user, user=obj.user, municipality=obj.municipality, role=obj.role,
+                           reason=obj.reason)
+        obj.pk, obj.granted_at, obj.granted_by = saved.pk, saved.granted_at, saved.granted_by
 
 
 @admin.register(Municipality)

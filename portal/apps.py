@@ -18,6 +18,7 @@ class PortalConfig(AppConfig):
             menu.MenuItem("Notificações", "notifications", ("*",), order=90),
             menu.MenuItem("Legislação", "legislation", (), order=95),
             menu.MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), order=80, group="Operação"),
+            menu.MenuItem("Equipe do município", "ops-staff", (Role.ADMIN,), order=85, group="Operação"),
         )
         from portal import registry
 

@@ -401,3 +401,55 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None and self.expires_at > timezone.now()
+
+
+class StaffAssignment(models.Model):
+    """A staff role (atendente, agente, julgador, admin) held in one municipality.
+
+    A person's account is one across the installation (a driver may apply in two
+    municipalities), but staff work for one Prefeitura: a clerk of one municipality has no
+    role on another's host. Grants and revocations go through ``portal.staff`` (audited);
+    a revoked assignment stays, with who revoked it and when."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="staff_assignments", verbose_name="pessoa"
+    )
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="staff_assignments", verbose_name="município"
+    )
+    role = models.CharField("perfil", max_length=20, choices=[
+        ("atendente", "Atendente"), ("agente", "Agente de fiscalização"), ("julgador", "Julgador"),
+        ("admin", "Administrador"),
+    ])
+    granted_at = models.DateTimeField("concedido em", default=timezone.now)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="concedido por",
+    )
+    reason = models.CharField("motivo da concessão", max_length=300, blank=True)
+    revoked_at = models.DateTimeField("retirado em", null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="retirado por",
+    )
+    revoked_reason = models.CharField("motivo da retirada", max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = "perfil de servidor no município"
+        verbose_name_plural = "perfis de servidores nos municípios"
+        ordering = ["municipality_id", "user_id", "role"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "municipality", "role"], condition=models.Q(revoked_at__isnull=True),
+                name="one_active_assignment_per_role",
+            )
+        ]
+        indexes = [models.Index(fields=["municipality", "role"], condition=models.Q(revoked_at__isnull=True),
+                                name="active_assignments_by_role")]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.municipality})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

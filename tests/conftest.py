@@ -8,11 +8,11 @@ import tempfile
 from datetime import date
 
 import pytest
-from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
 from portal import regulation
 from portal.roles import Role
+from tests.factories import FIXTURE_STAFF, give_role, grant_fixture_role
 
 CPF_ALICE = "52998224725"
 CPF_BOB = "11144477735"
@@ -37,8 +37,23 @@ def _isolated(settings, tmp_path):
     from django.core.cache import cache
 
     cache.clear()
+    FIXTURE_STAFF.clear()
+    from django.db.models.signals import post_save
+
+    from portal.models import Municipality
+
+    post_save.connect(_fixture_staff_follow, sender=Municipality, dispatch_uid="tests_fixture_staff")
     yield
+    post_save.disconnect(sender=Municipality, dispatch_uid="tests_fixture_staff")
+    FIXTURE_STAFF.clear()
     regulation.invalidate()
+
+
+def _fixture_staff_follow(sender, instance, created, **kwargs):
+    """The staff of the test's fixtures hold their role in every municipality the test loads."""
+    if created:
+        for user, role in FIXTURE_STAFF:
+            grant_fixture_role(user, role, instance)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -97,7 +112,7 @@ def make_user(username: str, role: str | None, *, cpf: str | None = None, name: 
         name=name or username.title(), **extra,
     )
     if role:
-        user.groups.add(Group.objects.get_or_create(name=role)[0])  # a transactional test may have flushed the groups
+        give_role(user, role)
     return user
 
 

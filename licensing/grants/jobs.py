@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
@@ -41,7 +40,7 @@ from portal import regulation
 from portal.models import AuditEntry, JobRun, Notification
 from portal.notifications import DISPATCH_ONE_BY_ONE, Notice, dispatch_pending, notify_many
 from portal.numbers import thousands
-from portal.roles import Role
+from portal.roles import Role, staff_users
 
 CHUNK = 2000
 DEFAULT_REMINDER_DAYS = (60, 30, 7)
@@ -503,9 +502,7 @@ def check_quotas(job_name: str | None = None) -> int:
     ranking = pack.param("ranking.criteria")
     lines = []
     notices = []
-    clerks = list(
-        get_user_model().objects.filter(groups__name=Role.CLERK, is_active=True).values_list("pk", "email")
-    )
+    clerks = list(staff_users(Role.CLERK, pack.municipality_id).values_list("pk", "email"))  # this municipality's
     for state in quota_states():
         if not state.exceeded:
             continue

@@ -29,7 +29,8 @@ if not SECRET_KEY:
     else:
         raise ImproperlyConfigured("SECRET_KEY é obrigatória quando DEBUG está desligado.")
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG or TESTING else [])
+# ".localhost": every municipality of `make run` on its own host (alegre.localhost, itagiba.localhost…)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", ".localhost"] if DEBUG or TESTING else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # Links in e-mails and QR codes: SITE_URL, else the HOST:PORT that `make run` serves.
 SITE_URL = default_site_url()

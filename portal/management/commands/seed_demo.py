@@ -6,8 +6,11 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from portal import regulation
 from portal.hooks import demo_seeds
-from portal.roles import Role
+from portal.models import Municipality
+from portal.roles import STAFF_ROLES, Role
+from portal.staff import grant_role
 
 # Demo people: valid CPFs generated for testing (not real people). Not the CPFs that everyone
 # uses as examples (529.982.247-25, 111.444.777-35, …): a person signing up with one of those
@@ -20,6 +23,8 @@ DEMO_USERS = [
     # the appeal is decided by another authority than the first instance (two instances, two people)
     ("julgador2", Role.JUDGE, "Paulo Autoridade Recursal Demonstração", None, ""),
     ("admin", Role.ADMIN, "Administrador Demonstração", None, ""),
+    # the consortium's administrator: aggregate figures of every municipality, no personal data
+    ("consorcio", Role.CONSORTIUM, "Consórcio Intermunicipal Demonstração", None, ""),
 ]
 
 
@@ -36,6 +41,7 @@ class Command(BaseCommand):
     def handle(self, *args, sample_data: bool = False, **options):
         password = os.environ.get("DEMO_PASSWORD") or settings.DEMO_PASSWORD
         User = get_user_model()
+        municipality = Municipality.objects.get(pk=regulation.current().municipality_id)
         users = {}
         for username, role, name, cpf, registration in DEMO_USERS:
             if cpf and User.objects.filter(cpf=cpf).exclude(username=username).exists():
@@ -49,7 +55,11 @@ class Command(BaseCommand):
                 user.set_password(password)
             user.is_staff = role == Role.ADMIN
             user.save()
-            user.groups.add(Group.objects.get_or_create(name=role)[0])  # a flushed test database has no groups
+            if role in STAFF_ROLES:  # staff work for the municipality in scope (issue 17)
+                grant_role(actor=None, user=user, municipality=municipality, role=role,
+                           reason="Usuário de demonstração")
+            else:  # installation-wide roles; a flushed test database has no groups
+                user.groups.add(Group.objects.get_or_create(name=role)[0])
             users[username] = user
         for seed in demo_seeds():
             seed(users, self.stdout, sample_data=sample_data)
