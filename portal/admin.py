@@ -66,6 +66,14 @@ class UserAdmin(RoleAdmin, BaseUserAdmin):
         ("Dados da pessoa", {"fields": ("name", "cpf", "phone", "birth_date", "registration_number")}),
     )
 
+    def get_readonly_fields(self, request, obj=None):
+        # an admin is admin of one municipality: what reaches across the installation (the
+        # superuser flag, the consortium role, Django permissions) is the superuser's to give
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if request.user.is_superuser:
+            return fields
+        return fields + ("is_superuser", "groups", "user_permissions")
+
     def formfield_for_manytomany(self, db_field, request, **kwargs):
         # groups carry only the installation-wide roles; staff roles are granted per
         # municipality in "Perfis de servidores nos municípios"

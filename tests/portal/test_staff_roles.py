@@ -140,3 +140,15 @@ def test_the_staff_page_grants_and_revokes_in_this_municipality_only(web, load_p
     client.post(f"/equipe/{assignment.pk}/retirar/", {"reason": "Remanejado"})
     assignment.refresh_from_db()
     assert assignment.revoked_reason == "Remanejado" and assignment.revoked_by_id == admin_user.pk
+
+
+def test_the_admin_of_a_municipality_cannot_hand_out_installation_wide_powers(web, alegre, admin_user):
+    person = make_user("quer-subir", None)
+    response = web(admin_user).post(f"/admin/portal/user/{person.pk}/change/", {
+        "username": "quer-subir", "email": person.email, "name": "X", "is_active": "on", "is_superuser": "on",
+        "groups": [Group.objects.get_or_create(name="consorcio")[0].pk],
+        "date_joined_0": "01/01/2026", "date_joined_1": "10:00:00",
+    })
+    assert response.status_code == 302
+    person.refresh_from_db()
+    assert not person.is_superuser and not person.groups.exists()
