@@ -35,11 +35,11 @@ _INSTALLATION_NAMES = frozenset(r.value for r in INSTALLATION_ROLES)
 
 
 def scope_municipality_id() -> int | None:
-    """The municipality whose staff roles count now (the one whose regulation is in scope)."""
-    from portal import regulation
+    """The municipality whose staff roles count now: the one in scope (``portal.tenancy``: the
+    request's host, the task's municipality). None outside any: no staff role then."""
+    from portal import tenancy
 
-    pack = regulation.current(required=False)
-    return pack.municipality_id if pack is not None else None
+    return tenancy.current_id_or_none()
 
 
 def user_roles(user) -> set[str]:

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from portal import tenancy
 from portal.audit import audit_log
 from portal.audit_actions import AuditAction
 from portal.models import Municipality, StaffAssignment
@@ -33,9 +34,10 @@ def grant_role(*, actor, user, municipality: Municipality, role: str, reason: st
         user=user, municipality=municipality, role=role, reason=reason[:300],
         granted_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    audit_log(actor=actor, obj=user, action=AuditAction.ROLE_GRANTED, to_state=role,
-              reason=reason or "Perfil concedido",
-              data={"role": role, "municipality": municipality.slug, "assignment": assignment.pk})
+    with tenancy.activate(municipality):  # the entry belongs to the municipality of the role
+        audit_log(actor=actor, obj=user, action=AuditAction.ROLE_GRANTED, to_state=role,
+                  reason=reason or "Perfil concedido",
+                  data={"role": role, "municipality": municipality.slug, "assignment": assignment.pk})
     forget_roles(user)
     return assignment
 
@@ -53,9 +55,10 @@ def revoke_role(*, actor, assignment: StaffAssignment, reason: str) -> StaffAssi
     locked.revoked_by = actor if getattr(actor, "is_authenticated", False) else None
     locked.revoked_reason = reason[:300]
     locked.save(update_fields=["revoked_at", "revoked_by", "revoked_reason"])
-    audit_log(actor=actor, obj=locked.user, action=AuditAction.ROLE_REVOKED, from_state=locked.role,
-              reason=reason, data={"role": locked.role, "municipality": locked.municipality.slug,
-                                   "assignment": locked.pk})
+    with tenancy.activate(locked.municipality):
+        audit_log(actor=actor, obj=locked.user, action=AuditAction.ROLE_REVOKED, from_state=locked.role,
+                  reason=reason, data={"role": locked.role, "municipality": locked.municipality.slug,
+                                       "assignment": locked.pk})
     forget_roles(locked.user)
     return locked
 

@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 from rest_framework.test import APIClient
 
-from portal import regulation
+from portal import regulation, tenancy
 from portal.roles import Role
 from tests.factories import FIXTURE_STAFF, give_role, grant_fixture_role
 
@@ -20,9 +20,11 @@ CPF_CAROL = "39053344705"
 
 
 @pytest.fixture(autouse=True)
-def _isolated(settings, tmp_path):
-    """Fresh pack cache, private media folder and in-memory e-mail for every test."""
+def _isolated(settings, tmp_path, monkeypatch):
+    """Fresh pack cache, private media folder and in-memory e-mail for every test; the
+    municipality of the last pack a test loads is in scope for the rest of the test."""
     regulation.invalidate()
+    _in_scope_after_load(monkeypatch, settings)
     settings.MEDIA_ROOT = str(tmp_path / "media")
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.CELERY_TASK_ALWAYS_EAGER = True
@@ -43,7 +45,9 @@ def _isolated(settings, tmp_path):
     from portal.models import Municipality
 
     post_save.connect(_fixture_staff_follow, sender=Municipality, dispatch_uid="tests_fixture_staff")
+    token = tenancy.set_current(tenancy.current())  # a module's world may have one in scope
     yield
+    tenancy.reset(token)
     post_save.disconnect(sender=Municipality, dispatch_uid="tests_fixture_staff")
     FIXTURE_STAFF.clear()
     regulation.invalidate()
@@ -54,6 +58,25 @@ def _fixture_staff_follow(sender, instance, created, **kwargs):
     if created:
         for user, role in FIXTURE_STAFF:
             grant_fixture_role(user, role, instance)
+
+
+def _in_scope_after_load(monkeypatch, settings) -> None:
+    """A test that loads a pack works as that municipality: its code runs in the pack's scope
+    (portal.tenancy) and the test client's host (testserver) resolves to it: by the one-in-service
+    fallback while it is the only municipality, by DEFAULT_MUNICIPALITY once there are more."""
+    original = regulation.load_pack
+
+    def load_and_activate(slug, *args, **kwargs):
+        result = original(slug, *args, **kwargs)
+        from portal.models import Municipality
+
+        tenancy.set_current((result.municipality_id, slug))
+        if Municipality.objects.count() > 1:
+            settings.DEFAULT_MUNICIPALITY = slug
+            regulation.invalidate()
+        return result
+
+    monkeypatch.setattr(regulation, "load_pack", load_and_activate)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -8,7 +8,7 @@ from portal.models import AuditEntry
 
 
 @pytest.fixture
-def entry(db, applicant):
+def entry(db, alegre, applicant):
     return audit_log(actor=applicant, obj=applicant, action=AuditAction.PROFILE_UPDATED, from_state="a", to_state="b",
                      reason="motivo", data={"cpf": "52998224725", "nested": {"cnh_number": "12345678900"}})
 

@@ -18,9 +18,9 @@ def groups_to_assignments(apps, schema_editor):
     StaffAssignment = apps.get_model("portal", "StaffAssignment")
     AuditEntry = apps.get_model("portal", "AuditEntry")
     User = apps.get_model("portal", "User")
-    municipality = Municipality.objects.filter(is_active=True).first()
-    if municipality is None and Municipality.objects.count() == 1:
-        municipality = Municipality.objects.get()
+    active = list(Municipality.objects.filter(is_active=True)[:2])
+    every = list(Municipality.objects.all()[:2])
+    municipality = active[0] if len(active) == 1 else (every[0] if len(every) == 1 else None)
     Group.objects.get_or_create(name="consorcio")
     if municipality is None:
         return
@@ -33,7 +33,7 @@ def groups_to_assignments(apps, schema_editor):
             )
             if created:
                 AuditEntry.objects.create(
-                    actor=None, actor_label="migração", object_type="portal.user", object_id=str(user.pk),
+                    municipality=municipality, actor=None, actor_label="migração", object_type="portal.user", object_id=str(user.pk),
                     object_repr=(user.name or user.username)[:300], action="role_granted", to_state=group.name,
                     reason=f"Perfil do grupo global {group.name} passa a valer no município {municipality.slug}",
                     data={"role": group.name, "municipality": municipality.slug, "assignment": assignment.pk,
@@ -45,7 +45,7 @@ def groups_to_assignments(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('portal', '0006_number_counters_forward_only'),
+        ('portal', '0007_tenancy'),
     ]
 
     operations = [
