@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from portal.hooks import demo_seeds
+from portal.management.municipality_option import add_municipality_argument, municipality_scope
 from portal.roles import Role
 
 # Demo people: valid CPFs generated for testing (not real people). Not the CPFs that everyone
@@ -31,9 +32,13 @@ class Command(BaseCommand):
             "--sample-data", action="store_true",
             help="também cria editais abertos, requerimentos em andamento, uma outorga e autos de exemplo",
         )
+        add_municipality_argument(parser)
 
-    @transaction.atomic
     def handle(self, *args, sample_data: bool = False, **options):
+        with municipality_scope(options), transaction.atomic():
+            self._seed(sample_data)
+
+    def _seed(self, sample_data: bool) -> None:
         password = os.environ.get("DEMO_PASSWORD") or settings.DEMO_PASSWORD
         User = get_user_model()
         users = {}
