@@ -101,6 +101,13 @@ def default_municipality_id() -> int | None:
     return current_id_or_none()
 
 
+def cache_key(key: str, key_prefix: str, version: int) -> str:
+    """The cache's KEY_FUNCTION: Django's ``prefix:version:key`` with the municipality in scope
+    (``m<id>``; ``-`` for the installation), so that no cached value crosses municipalities."""
+    scope = _current.get()
+    return f"{key_prefix}:{version}:{'-' if scope is None else f'm{scope.id}'}:{key}"
+
+
 class CurrentMunicipality(models.Expression):
     """``municipality_id = <the municipality in scope>``, read when the SQL is compiled.
 

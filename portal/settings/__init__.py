@@ -261,6 +261,8 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "portal.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# every key carries the municipality in scope (a page, a throttle, a memo of one is never another's)
+CACHES["default"]["KEY_FUNCTION"] = "portal.tenancy.cache_key"
 
 # E-mail: console by default.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

@@ -3,12 +3,11 @@ import os
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from portal import tenancy
 from portal.hooks import demo_seeds
-from portal.models import Municipality
+from portal.management.municipality_option import add_municipality_argument, municipality_scope
 from portal.roles import STAFF_ROLES, Role
 from portal.staff import grant_role
 
@@ -33,27 +32,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--municipality", metavar="SLUG", default="",
-            help="o município que recebe os dados (padrão: DEFAULT_MUNICIPALITY ou o único em funcionamento)",
-        )
-        parser.add_argument(
             "--sample-data", action="store_true",
             help="também cria editais abertos, requerimentos em andamento, uma outorga e autos de exemplo",
         )
+        add_municipality_argument(parser)
 
-    def handle(self, *args, municipality: str = "", **options):
-        scope = tenancy.current()  # called from code already working for a municipality
-        slug = municipality or (scope.slug if scope is not None else "") or settings.DEFAULT_MUNICIPALITY
-        in_service = Municipality.objects.filter(is_active=True)
-        found = list(in_service.filter(slug=slug)) if slug else list(in_service[:2])
-        if len(found) != 1:
-            raise CommandError("Informe o município com --municipality <slug> (um dos carregados por load_regulation)."
-                               if not slug else f"Município “{slug}” não está em funcionamento: rode load_regulation.")
-        with tenancy.activate(found[0]):
-            self._seed(found[0], **options)
+    def handle(self, *args, sample_data: bool = False, **options):
+        with municipality_scope(options) as municipality, transaction.atomic():
+            self._seed(municipality, sample_data)
 
-    @transaction.atomic
-    def _seed(self, municipality, *, sample_data: bool = False, **options):
+    def _seed(self, municipality, sample_data: bool) -> None:
         password = os.environ.get("DEMO_PASSWORD") or settings.DEMO_PASSWORD
         User = get_user_model()
         users = {}
