@@ -19,6 +19,7 @@ class PortalConfig(AppConfig):
             menu.MenuItem("Legislação", "legislation", (), order=95),
             menu.MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), order=80, group="Operação"),
             menu.MenuItem("Equipe do município", "ops-staff", (Role.ADMIN,), order=85, group="Operação"),
+            menu.MenuItem("Municípios do consórcio", "consortium", (Role.CONSORTIUM,), order=86),
         )
         from portal import registry
 

@@ -8,6 +8,9 @@ ROWS = [
     Row("ops-staff", only(("admin",))),
     Row("ops-staff-revoke", only(("admin",), ok=302), method="post",
         kwargs=lambda w: {"pk": w["staff_assignment"].pk}, data=lambda w: {"reason": "Fim da designação"}),
+    # the consortium's pages: no persona of a municipality (tests/portal/test_consortium.py for the role)
+    Row("consortium", only(())),
+    Row("consortium-open-data", only(())),
 ]
 
 
