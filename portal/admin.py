@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
-from portal import regulation
+from portal import regulation, tenancy
 from portal.audit import audit_log
 from portal.audit_actions import AuditAction
 from portal.models import (
@@ -13,6 +13,7 @@ from portal.models import (
     FiscalUnitValue,
     JobRun,
     Municipality,
+    MunicipalityHost,
     Notification,
     RegulationParameter,
     StaffAssignment,
@@ -129,8 +130,18 @@ class StaffAssignmentAdmin(RoleAdmin):
         obj.pk, obj.granted_at, obj.granted_by = saved.pk, saved.granted_at, saved.granted_by
 
 
+class MunicipalityHostInline(admin.TabularInline):
+    model = MunicipalityHost
+    extra = 0
+    fields = ("hostname",)
+
+
 @admin.register(Municipality)
 class MunicipalityAdmin(RoleAdmin):
+    """The municipality of the host only: another municipality of the installation is not this
+    admin's (each one's admin sees and changes its own)."""
+
+    inlines = (MunicipalityHostInline,)
     list_display = ("name", "uf", "slug", "population", "population_year", "is_active", "version")
     readonly_fields = ("slug", "pack", "pack_digest", "is_active", "version", "loaded_at")
     fields = (
@@ -142,6 +153,17 @@ class MunicipalityAdmin(RoleAdmin):
     def has_add_permission(self, request):
         return False  # packs are loaded with `manage.py load_regulation`
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(pk=tenancy.current_id())
+
+    def save_formset(self, request, form, formset, change):
+        super().save_formset(request, form, formset, change)
+        if formset.has_changed():
+            hosts = list(form.instance.hosts.values_list("hostname", flat=True))
+            audit_log(actor=request.user, obj=form.instance, action=AuditAction.MUNICIPALITY_CHANGED,
+                      reason="Endereços alterados no admin", data={"hosts": hosts})
+            regulation.invalidate(form.instance.pk)
+
     def save_model(self, request, obj, form, change):
         obj.version += 1
         super().save_model(request, obj, form, change)
@@ -152,7 +174,8 @@ class MunicipalityAdmin(RoleAdmin):
 
 @admin.register(RegulationParameter)
 class RegulationParameterAdmin(RoleAdmin):
-    """A decree changes a value by adding a version with its effective date; old ones stay."""
+    """A decree changes a value by adding a version with its effective date; old ones stay.
+    Values of the municipality of the host only."""
 
     list_display = ("key", "value", "effective_from", "is_example", "legal_basis", "source")
     list_filter = ("is_example", "source")
@@ -161,6 +184,14 @@ class RegulationParameterAdmin(RoleAdmin):
 
     def has_change_permission(self, request, obj=None):
         return obj is None and _admin_has_permission(request)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(municipality_id=tenancy.current_id())
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "municipality":
+            kwargs["queryset"] = Municipality.objects.filter(pk=tenancy.current_id())
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
         obj.source = "admin"

@@ -1,6 +1,6 @@
 """Which municipality a request is for: from its host.
 
-In order: ``<slug>.<TENANT_BASE_DOMAIN>`` (``alegre.localhost``), an extra hostname of the
+In order: ``<slug>.<TENANT_BASE_DOMAIN>`` (``<slug>.localhost``), an extra hostname of the
 ``MunicipalityHost`` table (a municipality's own domain), the ``DEFAULT_MUNICIPALITY`` setting
 (a one-city installation), and, if exactly one municipality is in service, that one. Otherwise
 the root ``/`` lists the municipalities (the hub) and every other path is a 404: no page, API
@@ -21,7 +21,7 @@ _lock = threading.Lock()
 _by_host: dict[str, tuple[float, tenancy.Scope | None]] = {}
 
 # Paths answered without a municipality: static files, the probes and what browsers ask for.
-GLOBAL_PATHS = ("/healthz", "/favicon.ico", "/robots.txt")
+GLOBAL_PATHS = ("/healthz", "/healthz/", "/favicon.ico", "/robots.txt")
 
 
 def invalidate() -> None:

@@ -122,6 +122,34 @@ def arapora(db):
     return _load("arapora")
 
 
+@pytest.fixture
+def two_municipalities(db, settings):
+    """Alegre and Itagibá side by side in one installation, answering at ``a.localhost`` and
+    ``b.localhost`` (extra hostnames) besides their slug hosts; no DEFAULT_MUNICIPALITY, so
+    that any other host is the hub. Alegre is in scope; ``town.a``/``town.b`` are the scopes
+    and ``town.client_a``/``town.client_b`` test clients on each host."""
+    from django.test import Client
+
+    from portal.models import Municipality, MunicipalityHost
+
+    a = _load("alegre")
+    b = _load("itagiba")
+    MunicipalityHost.objects.create(municipality=Municipality.objects.get(pk=a.municipality_id), hostname="a.localhost")
+    MunicipalityHost.objects.create(municipality=Municipality.objects.get(pk=b.municipality_id), hostname="b.localhost")
+    settings.DEFAULT_MUNICIPALITY = ""
+    regulation.invalidate()
+    tenancy.set_current(a)
+
+    class Towns:
+        pass
+
+    town = Towns()
+    town.a, town.b = tenancy.Scope(a.municipality_id, a.slug), tenancy.Scope(b.municipality_id, b.slug)
+    town.pack_a, town.pack_b = a, b
+    town.client_a, town.client_b = Client(HTTP_HOST="a.localhost"), Client(HTTP_HOST="b.localhost")
+    return town
+
+
 @pytest.fixture(params=["alegre", "itagiba", "arapora"])
 def any_pack(request, db):
     return _load(request.param)
