@@ -149,8 +149,9 @@ def main() -> int:
     ok = True
     try:
         started = time.perf_counter()
-        regulation.load_pack("alegre")
-        template = Municipality.objects.get(slug="alegre")
+        slug = regulation.available_packs()[0]
+        regulation.load_pack(slug)
+        template = Municipality.objects.get(slug=slug)
         today = regulation.pack_of(template.pk).today()
         small = clone_municipalities(template, [f"m{i:03d}" for i in range(MANY)])
         big = clone_municipalities(template, ["grande"])[0]

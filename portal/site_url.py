@@ -1,8 +1,8 @@
 """The public address of the municipality in scope (links in e-mails, QR codes of documents).
 
 One installation serves many municipalities, each on its own host (``portal.tenant_hosts``):
-``<slug>.<TENANT_BASE_DOMAIN>`` (``alegre.localhost:8000`` in ``make run``) or a domain of its
-own (``MunicipalityHost``). A QR printed on an Itagibá alvará must open Itagibá's verification
+``<slug>.<TENANT_BASE_DOMAIN>`` (``<slug>.localhost:8000`` in ``make run``) or a domain of its
+own (``MunicipalityHost``). A QR printed on one municipality's alvará must open that one's verification
 page, so the address follows the municipality, not the machine:
 
 1. the municipality's own domain (its first ``MunicipalityHost``), with the scheme of SITE_URL;

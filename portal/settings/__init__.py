@@ -29,7 +29,7 @@ if not SECRET_KEY:
     else:
         raise ImproperlyConfigured("SECRET_KEY é obrigatória quando DEBUG está desligado.")
 
-# ".localhost": every municipality of `make run` on its own host (alegre.localhost, itagiba.localhost…)
+# ".localhost": every municipality of `make run` on its own host (<slug>.localhost)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", ".localhost"] if DEBUG or TESTING else [])
 # The municipality of a request is its host's (portal/tenant_hosts.py): <slug>.TENANT_BASE_DOMAIN,
 # an extra hostname of the MunicipalityHost table, else DEFAULT_MUNICIPALITY (a slug; a one-city
