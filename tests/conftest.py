@@ -39,6 +39,11 @@ def _isolated(settings, tmp_path, monkeypatch):
     from django.core.cache import cache
 
     cache.clear()
+    from portal.public.selectors import CountedIds
+    from tariffs.selectors import forget_all
+
+    forget_all()  # in-process memos keyed by data stamps that a rolled-back test may repeat
+    CountedIds._indexes.clear()
     token = tenancy.set_current(tenancy.current())  # a module's world may have one in scope
     yield
     tenancy.reset(token)

@@ -5,6 +5,10 @@ CLERKS = ("atendente", "admin")
 ROWS = [
     Row("ops-jobs", only(CLERKS)),
     Row("ops-aged-vehicles", only(CLERKS)),
+    Row("ops-modality-decrees", only(("admin",))),
+    Row("ops-modality-decrees", only(("admin",), ok=302), method="post",
+        data=lambda w: {"modality": "mototaxi", "number": "Decreto nº 78/2026",
+                        "act_date": w["today"]}),
 ]
 
 

@@ -467,9 +467,14 @@ def test_a_service_the_law_does_not_have_is_named_as_such(db, client):
 
 
 def test_a_service_without_a_decree_yet_says_so(alegre_db, client):
-    # Lei 3.703/2022, art. 29, parágrafo único: mototáxi by decree, no table published yet
+    # Lei 3.703/2022, art. 29, parágrafo único: mototáxi by decree; before the decree the answer cites it
     r = client.get(TARIFFS, {"modality": "mototaxi"})
     assert r.status_code == 404
+    assert "art. 29, parágrafo único" in r.json()["errors"]["modality"][0]
+    from tests.factories import record_modality_decree as record_decree
+
+    record_decree("mototaxi")  # the decree opens the service: now only the table is missing
+    r = client.get(TARIFFS, {"modality": "mototaxi"})
     assert r.json()["errors"]["modality"] == ["Ainda não há tabela de tarifas de mototáxi publicada."]
 
 
