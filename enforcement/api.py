@@ -411,7 +411,11 @@ class DefenseView(APIView):
 class JudgeView(APIView):
     permission_classes = [IsJudge]
 
-    @extend_schema(request=JudgeSerializer, responses=R.JUDGED)
+    @extend_schema(request=JudgeSerializer, responses=R.JUDGED, description=(
+        "Decide o auto numa chamada só (API.md): a chamada é a própria confirmação. A tela do julgador "
+        "mostra antes o que uma decisão com suspensão ou cassação fará e pede confirmação; um cliente da "
+        "API deve mostrar antes as penalidades do código do auto (`GET /api/v1/infractions/catalogue/`) e "
+        "enviar a decisão só depois de confirmada; a resposta traz a penalidade aplicada."))
     def post(self, request, pk: int):
         ser = JudgeSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -535,7 +539,8 @@ class VehicleStatusView(APIView):
     @extend_schema(responses=R.VEHICLE_STATUS)
     def get(self, request, plate: str):
         pack = regulation.current()
-        return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", "")))
+        return Response(selectors.vehicle_status(plate, pack.today(), request.query_params.get("driver_cpf", ""),
+                                                 with_photos=has_role(request.user, Role.AGENT)))
 
 
 class InfractionPdfView(APIView):

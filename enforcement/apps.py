@@ -16,7 +16,7 @@ class EnforcementConfig(AppConfig):
             MenuItem("Autos de infração", "enforcement:list", (Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN), 32, group="Fiscalização"),
             MenuItem("Notificar autos", "enforcement:notice-queue", (Role.CLERK, Role.ADMIN), 33, group="Fiscalização"),
             MenuItem("Fila de julgamento", "enforcement:queue", (Role.JUDGE,), 34),
-            MenuItem("Diário Oficial", "enforcement:publication", (Role.JUDGE, Role.CLERK, Role.ADMIN), 35, group="Fiscalização"),
+            # the decisions to publish are on the one publication desk (licensing-publications)
             MenuItem("Meus autos", "enforcement:mine", (Role.APPLICANT,), 36),
             MenuItem("Infrações e penalidades", "enforcement:catalogue", (), 80),
         )

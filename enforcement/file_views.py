@@ -12,10 +12,12 @@ from django.views import View
 from enforcement import selectors
 from enforcement.models import Attachment
 from enforcement.views import _context_for
+from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.issued import frozen_pdf
 from portal.pdf import qr_png_data_uri, render_pdf, verification_url
-from portal.roles import STAFF_ROLES, has_role
-from portal.uploads import serve_private_file
+from portal.roles import STAFF_ROLES, Role, has_role
+from portal.uploads import sandboxed_file_response, serve_private_file
 from portal.validators import mask_cpf
 from portal.views import RoleRequiredMixin
 
@@ -29,6 +31,20 @@ class FileView(RoleRequiredMixin, View):
             item = get_object_or_404(Attachment, infraction=inf, pk=file_pk)
         return serve_private_file(item.file, f"auto-{inf.number.replace('/', '-')}-{kind}-{item.pk}"
                                              f".{item.file.name.rsplit('.', 1)[-1]}")
+
+
+class DriverPhotoView(RoleRequiredMixin, View):
+    """A driver's accepted photograph, shown on the road check to agents only (never public, not
+    to the other staff); each view is recorded in the application's access log (LGPD art. 37)."""
+
+    roles = (Role.AGENT,)
+
+    def get(self, request, doc_id: int):
+        doc = selectors.road_check_photo(int(doc_id))
+        audit_log(actor=request.user, obj=doc.application, action=AuditAction.DOCUMENT_VIEWED,
+                  reason="Consulta de placa (fiscalização)", data={"document": doc.pk, "type": doc.type})
+        ext = doc.file.name.rsplit(".", 1)[-1]
+        return sandboxed_file_response(doc.file, f"foto-{doc.type.replace(':', '-')}.{ext}", mime=doc.mime)
 
 
 PDF_DOCUMENTS = {

@@ -85,6 +85,31 @@ def register() -> None:
     registry.register_verification(_INFRACTION_VERIFICATION)
     registry.provide(registry.STATS_AUTOS_BY_MONTH, autos_by_article_and_month)
     registry.provide(registry.OVERDUE_FINES, overdue_fines)
+    registry.provide(registry.PUBLISHABLE_ACTS, publishable_acts)
+
+
+def publishable_acts(pack: Pack, sections: list[str]) -> list[dict]:
+    """The decisions of appeals, for the one publication desk where the pack requires them in the
+    Diário Oficial (``publication.required_for`` "appeal_decisions"; PL 015/2025 art. 27, §1).
+    Cassações go there as the act of cassation the grant receives (licensing), not from here.
+    Names only, never a CPF (LGPD art. 6, III)."""
+    from enforcement.models import Appeal
+    from portal.public.selectors import public_name
+
+    if "appeal_decisions" not in sections:
+        return []
+    out = []
+    for appeal in (Appeal.objects.select_related("infraction", "infraction__holder")
+                   .filter(decided_at__isnull=False).exclude(number="").order_by("decided_at", "id")):
+        inf = appeal.infraction
+        kind = "Recurso de ofício" if appeal.ex_officio else "Recurso"
+        out.append({
+            "ref": f"enforcement.appeal:{appeal.pk}", "section": "appeal_decisions", "on": appeal.decided_on or appeal.decided_at.date(),
+            "document": "Decisão de recurso", "number": appeal.number, "holder": public_name(inf.holder),
+            "modality": pack.modality_label(inf.modality) if inf.modality else "",
+            "decision": f"{kind} no auto de infração nº {inf.number}: {'provido' if appeal.granted else 'não provido'}",
+        })
+    return out
 
 
 def overdue_fines(on: date) -> list:

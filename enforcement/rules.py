@@ -437,3 +437,18 @@ def appeal_period_start(*, counted_from: str | None, decided_on: date, decision_
     if counted_from in ("decision_notice", "notice"):
         return decision_notice_on
     return decided_on
+
+
+# --- road check -------------------------------------------------------------------------
+def photo_document_items(documents: list[dict]) -> list[dict]:
+    """The checklist items whose accepted file is the person's photograph (``photo = true`` in
+    the pack's ``[[documents]]``, each citing the article that asks for it): the road check shows
+    that file beside the driver's name, so the agent compares the face with whoever is driving.
+
+    No item marked = the law asks for no photograph and the road check shows none (none of the
+    three laws read here lists one: Lei 3.703/2022 art. 7, PL 015/2025 arts. 9, 10, 13 and 17,
+    Lei 724/2008 arts. 4 and 9 ask for the CNH, certificates and vehicle papers, not a photograph)."""
+    return [d for d in documents if d.get("photo") is True]
+
+
+PHOTO_MIMES = ("image/jpeg", "image/png")  # a photograph sent as a PDF is not shown as a face

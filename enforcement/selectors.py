@@ -92,7 +92,50 @@ def open_autos_for_plate(plate: str) -> QuerySet[Infraction]:
     return Infraction.objects.filter(plate=normalize_plate(plate), status__in=OPEN_STATUSES).order_by("-occurred_at")
 
 
-def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
+def authorized_drivers(auth, today: date, pack, *, with_photos: bool) -> list[dict]:
+    """Who may drive the vehicle, for the agent to compare with the person at the wheel: the
+    holder, the registered auxiliaries and the preposto in office, each with their photograph
+    where the pack asks for one (``photo = true`` on a [[documents]] item; rules.photo_document_items).
+    ``with_photos`` is False for staff who are not agents: they get no link to the photograph."""
+    from django.urls import reverse
+
+    from licensing.applications.selectors import accepted_photos
+    from licensing.requests.selectors import registered_drivers
+
+    if auth is None:
+        return []
+    people = [("autorizatário", auth.holder), *registered_drivers(auth, today)]
+    items = rules.photo_document_items(pack.documents(auth.modality))
+    photos = accepted_photos([p.pk for _, p in people], [i["code"] for i in items]) if with_photos else {}
+    out = []
+    for role, person in people:
+        doc = photos.get(person.pk)
+        shown = doc is not None and doc.mime in rules.PHOTO_MIMES
+        out.append({
+            "role": role, "name": person.display_name, "cpf": mask_cpf(person.cpf or ""),
+            "photo_asked": bool(items),
+            "photo_legal_basis": "; ".join(dict.fromkeys(i["legal_basis"] for i in items)),
+            "photo_url": reverse("enforcement:driver-photo", kwargs={"doc_id": doc.pk}) if shown else None,
+        })
+    return out
+
+
+def road_check_photo(doc_id: int):
+    """The accepted photograph an agent's road check links to; anything else is a 404 (another
+    document, a refused or superseded file, one purged under the LGPD, an item not marked photo)."""
+    from licensing.applications.models import ApplicationDocument, DocumentStatus
+
+    codes = [i["code"] for i in rules.photo_document_items(regulation.current().data.get("documents", []))]
+    doc = ApplicationDocument.objects.filter(
+        pk=doc_id, code__in=codes, status=DocumentStatus.ACCEPTED, superseded_by__isnull=True,
+        purged_at__isnull=True, mime__in=rules.PHOTO_MIMES,
+    ).select_related("application").first()
+    if doc is None or not doc.file:
+        raise Http404("Foto não encontrada.")
+    return doc
+
+
+def vehicle_status(plate: str, today: date, driver_cpf: str = "", *, with_photos: bool = False) -> dict:
     """The verdict an agent needs in the street: authorized or irregular, and why.
 
     With the driver's CPF, also whether that person may drive it (the holder, or a
@@ -169,6 +212,8 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
             "make": auth.vehicle.make, "model": auth.vehicle.model, "color": auth.vehicle.color,
             "manufacture_year": auth.vehicle.manufacture_year, "plate": auth.vehicle.display_plate,
         },
+        # who may drive it, with a photograph where the law asks for one (agents only)
+        "drivers": authorized_drivers(auth, today, pack, with_photos=with_photos),
         "alvaras": [
             {"id": a.pk, "number": a.number, "status": a.status, "status_label": a.get_status_display(),
              "valid_until": a.valid_until, "person": a.person.display_name, "is_auxiliary": a.is_auxiliary}
@@ -182,30 +227,6 @@ def vehicle_status(plate: str, today: date, driver_cpf: str = "") -> dict:
             for i in open_autos
         ],
     }
-
-
-def publication_list(pack=None) -> list[dict]:
-    """Decisions to publish in the Diário Oficial where the pack requires it
-    (PL 015/2025 art. 24, §3: cassações; art. 27, §1: decisions of appeals)."""
-    pack = pack or regulation.current()
-    required = pack.value("publication.required_for") or []
-    out: list[dict] = []
-    if "cassations" in required:
-        for inf in _base().filter(status=S.FINAL).order_by("-final_on", "-id"):
-            if rules.ENDING_KINDS & set((inf.penalty or {}).get("kinds", [])):
-                out.append({"kind": "cassação", "infraction": inf, "on": inf.final_on,
-                            "text": f"Cassação da {inf.authorization.act_name if inf.authorization else 'autorização'} "
-                                    f"nº {inf.authorization.number if inf.authorization else '—'} "
-                                    f"(auto de infração nº {inf.number})",
-                            "legal_basis": pack.basis("publication.required_for")})
-    if "appeal_decisions" in required:
-        for appeal in (Appeal.objects.select_related("infraction", "infraction__holder")
-                       .filter(decided_at__isnull=False).order_by("-decided_at", "-id")):
-            out.append({"kind": "decisão de recurso", "infraction": appeal.infraction, "on": appeal.decided_at.date(),
-                        "text": f"Recurso {'de ofício ' if appeal.ex_officio else ''}no auto nº {appeal.infraction.number}: "
-                                f"{'provido' if appeal.granted else 'não provido'} (decisão nº {appeal.number})",
-                        "legal_basis": pack.basis("publication.required_for")})
-    return sorted(out, key=lambda r: r["on"], reverse=True)
 
 
 # --- the procedure of one auto: periods, what may be done now and by whom ---------------

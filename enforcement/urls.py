@@ -1,4 +1,5 @@
 from django.urls import path, re_path
+from django.views.generic import RedirectView
 
 from enforcement import file_views, views
 
@@ -6,6 +7,7 @@ app_name = "enforcement"
 
 urlpatterns = [
     path("fiscalizacao/placa/", views.LookupView.as_view(), name="lookup"),
+    path("fiscalizacao/placa/foto/<int:doc_id>/", file_views.DriverPhotoView.as_view(), name="driver-photo"),
     path("fiscalizacao/catalogo/", views.CatalogueView.as_view(), name="catalogue"),
     path("fiscalizacao/autos/", views.StaffListView.as_view(), name="list"),
     path("fiscalizacao/autos/novo/", views.InfractionCreateView.as_view(), name="new"),
@@ -36,6 +38,8 @@ urlpatterns = [
             name="pdf"),
     path("fiscalizacao/julgamento/", views.JudgeQueueView.as_view(), name="queue"),
     path("fiscalizacao/notificacoes/", views.NoticeQueueView.as_view(), name="notice-queue"),
-    path("fiscalizacao/publicacao/", views.PublicationView.as_view(), name="publication"),
+    # the old "Diário Oficial" page: the decisions to publish are on the one publication desk now
+    path("fiscalizacao/publicacao/", RedirectView.as_view(pattern_name="licensing-publications", permanent=False),
+         name="publication"),
     path("meus-autos/", views.MyInfractionsView.as_view(), name="mine"),
 ]

@@ -1,5 +1,5 @@
 """HTML pages of enforcement: agent (plate lookup, auto), clerk (notice, DAM), holder (my
-autos, defense, appeal), julgador (queue, judgement, appeal, cancel, publication)."""
+autos, defense, appeal), julgador (queue, judgement, appeal, cancel)."""
 
 from __future__ import annotations
 
@@ -85,7 +85,8 @@ class LookupView(RoleRequiredMixin, View):
         result = None
         if form.is_bound and form.is_valid():
             result = selectors.vehicle_status(form.cleaned_data["plate"], regulation.current().today(),
-                                              form.cleaned_data.get("driver_cpf", ""))
+                                              form.cleaned_data.get("driver_cpf", ""),
+                                              with_photos=has_role(request.user, Role.AGENT))
         return render(request, self.template_name,
                       {"form": form, "result": result, "can_issue": has_role(request.user, Role.AGENT)})
 
@@ -174,19 +175,6 @@ class NoticeQueueView(RoleRequiredMixin, TemplateView):
         ctx["page_obj"] = Paginator(selectors.notice_queue(), 30).get_page(self.request.GET.get("page"))
         ctx["fines"] = Fine.objects.select_related("infraction").filter(paid=False).order_by("due_date")[:30]
         ctx["decisions"] = selectors.decision_notice_queue()[:30]
-        return ctx
-
-
-class PublicationView(RoleRequiredMixin, TemplateView):
-    roles = (Role.JUDGE, Role.CLERK, Role.ADMIN)
-    template_name = "enforcement/publication.html"
-
-    def get_context_data(self, **kwargs):
-        ctx = super().get_context_data(**kwargs)
-        pack = regulation.current()
-        ctx["required"] = pack.value("publication.required_for") or []
-        ctx["basis"] = pack.basis("publication.required_for")
-        ctx["page_obj"] = Paginator(selectors.publication_list(pack), 30).get_page(self.request.GET.get("page"))
         return ctx
 
 
@@ -346,6 +334,26 @@ class JudgeView(ActionView):
         except RuleViolation as exc:
             ctx["penalty_error"] = str(exc)
         return ctx
+
+    def post(self, request, *args, **kwargs):
+        """A decision that suspends or ends the grant is deliberate: a POST without ``confirm=1``
+        (or whose confirmed penalty no longer matches the one computed now) shows what the
+        decision will do; only the POST of that page records it."""
+        inf = self.get_object()
+        form = self.make_form(inf, request.POST)
+        if (form.is_valid() and form.cleaned_data["upheld"] and inf.status in services.JUDGEABLE_STATUSES
+                and not self.extra_context(inf).get("blocked")):
+            try:
+                preview = services.judgement_preview(inf)
+            except RuleViolation:
+                preview = None  # the service refuses it beside the form, with the article
+            if preview is not None and services.needs_confirmation(preview):
+                confirmed = request.POST.get("confirm") == "1"
+                if not confirmed or request.POST.get("digest") != preview["digest"]:
+                    return render(request, "enforcement/judge_confirm.html", {
+                        **self.context(inf, form), "preview": preview, "grounds": form.cleaned_data["grounds"],
+                        "changed": confirmed, "title": "Confirmar a decisão"})
+        return super().post(request, *args, **kwargs)
 
     def act(self, request, inf, d):
         judgement = services.infraction_judge(actor=request.user, infraction=inf, upheld=d["upheld"], grounds=d["grounds"])

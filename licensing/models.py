@@ -18,6 +18,7 @@ from licensing.applications.models import (  # noqa: F401
     DocumentStatus,
     Inspection,
     Publication,
+    PublishedAct,
     Requirement,
     Schooling,
     _document_upload_to,

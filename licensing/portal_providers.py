@@ -10,7 +10,7 @@ from django.db.models import Case, Count, Q, QuerySet, Value, When
 from django.db.models.functions import TruncMonth
 
 from licensing.grants.rules import quota_slots
-from licensing.grants.selectors import count_current_grants
+from licensing.grants.selectors import authorization_verification_row, count_current_grants
 from licensing.models import CURRENT_STATUSES, Alvara, Amendment, Authorization
 from portal import registry
 from portal.public.selectors import (
@@ -19,6 +19,7 @@ from portal.public.selectors import (
     last_months,
     modalities,
     public_name,
+    public_name_of,
 )
 from portal.regulation import Pack
 from portal.validators import normalize_plate
@@ -197,11 +198,11 @@ def _signer_of(doc, kind: str) -> str:
 
 def _stored(doc, kind: str):
     """The stored PDF of ``doc``, read once per verification (hash and signer come from it)."""
-    from portal.issued import stored_document
+    from portal.issued import stored_document_meta
 
     memo = doc.__dict__.setdefault("_stored_documents", {})
     if kind not in memo:
-        memo[kind] = stored_document(doc, kind)
+        memo[kind] = stored_document_meta(doc, kind)
     return memo[kind]
 
 
@@ -256,6 +257,21 @@ class GrantVerification:
             found = next(iter(qs.filter(verification_code=code)[:1]), None)
             if found is not None:
                 return found
+        return None
+
+    def verification_by_code(self, code: str, pack: Pack) -> Verification | None:
+        """by_code() + verification() in one query for a grant act (the common QR code) with no
+        act of amendment; an act with amendments, an alvará or an amendment take the full path."""
+        from licensing.requests.selectors import has_active_auxiliaries
+
+        row = authorization_verification_row(code, has_auxiliaries=has_active_auxiliaries())
+        if row is not None and not row["has_amendments"]:
+            return _authorization_verification_of_row(row, pack)
+        # not a grant act (the row query said so): only the other kinds are looked up
+        for qs in ((_authorizations(),) if row is not None else (_alvaras(), _amendments())):
+            doc = next(iter(qs.filter(verification_code=code)[:1]), None)
+            if doc is not None:
+                return self.verification(doc, pack)
         return None
 
     def by_number(self, number: str) -> list:
@@ -326,6 +342,32 @@ class GrantVerification:
             sha256=_sha256_of(doc, "alvara"),
             signer=_signer_of(doc, "alvara"),
         )
+
+
+def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
+    """The Verification that verification() builds for an Authorization without amendments,
+    from authorization_verification_row() (same fields, same values)."""
+    from fleet.models import display_plate
+
+    status = effective_status(row["status"], row["valid_until"], pack.today())
+    holder = public_name_of(row["holder__name"], row["holder__first_name"], row["holder__last_name"])
+    names = [holder]
+    if row["has_auxiliaries"]:
+        from licensing.requests.selectors import active_auxiliary_names
+
+        names += [public_name_of(*n) for n in active_auxiliary_names(row["id"])]
+    has_vehicle = row["vehicle_id"] is not None
+    return Verification(
+        kind="authorization", document=row["act_name"], number=row["number"], status=status,
+        valid=status == "active", valid_until=row["valid_until"], modality=row["modality"],
+        modality_label=pack.modality_label(row["modality"]),
+        plate=display_plate(row["vehicle__plate"]) if has_vehicle else "", holder=holder, driver="",
+        code=row["verification_code"], suspended_until=row["suspended_until"] if status == "suspended" else None,
+        act_basis=row["legal_basis"],
+        vehicle={k: row[f"vehicle__{k}"] for k in ("make", "model", "color")} if has_vehicle else None,
+        drivers=list(dict.fromkeys(n for n in names if n)), sha256=row["pdf_sha256"],
+        signer=row["pdf_signer"] if row["pdf_signed"] else "", amended_by=[],
+    )
 
 
 def _amendment_verification(doc: Amendment, pack: Pack) -> Verification:

@@ -13,12 +13,13 @@ from licensing.grants.tasks import (
     send_renewal_reminders,
 )
 from licensing.requests.tasks import leaves_flag_overdue_task, yearly_obligations_check_task
-from licensing.transit.tasks import transit_deadlines
+from licensing.transit.tasks import freeze_contract, transit_deadlines
 
 __all__ = [
     "check_quotas",
     "check_vehicle_ages",
     "expire_grants",
+    "freeze_contract",
     "freeze_dam",
     "freeze_grant_document",
     "freeze_receipt",

@@ -7,6 +7,7 @@ class PortalConfig(AppConfig):
 
     def ready(self) -> None:
         from portal import dates, menu, security
+        from portal.modality_views import pack_waits_for_a_decree
         from portal.roles import Role
 
         dates.install()
@@ -18,6 +19,8 @@ class PortalConfig(AppConfig):
             menu.MenuItem("Notificações", "notifications", ("*",), order=90),
             menu.MenuItem("Legislação", "legislation", (), order=95),
             menu.MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), order=80, group="Operação"),
+            menu.MenuItem("Decretos das modalidades", "ops-modality-decrees", (Role.ADMIN,), order=81,
+                          visible=pack_waits_for_a_decree, group="Operação"),
             menu.MenuItem("Equipe do município", "ops-staff", (Role.ADMIN,), order=85, group="Operação"),
             menu.MenuItem("Municípios do consórcio", "consortium", (Role.CONSORTIUM,), order=86),
         )

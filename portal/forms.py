@@ -148,3 +148,25 @@ class CheckPdfForm(forms.Form):
             raise ValidationError("Envie o documento em PDF (o conteúdo do arquivo é verificado, não só o nome).")
         self.cleaned_data["pdf_bytes"] = data
         return uploaded
+
+
+class ModalityDecreeForm(forms.Form):
+    """The decree that opens a modality the law leaves to one (portal.modality_decrees)."""
+
+    modality = forms.ChoiceField(label="Modalidade que o decreto regulamenta")
+    number = forms.CharField(label="Número do decreto", max_length=60, help_text="Ex.: Decreto nº 1.234/2026.")
+    act_date = forms.DateField(label="Data do decreto", widget=BrDateInput(), input_formats=BR_DATE_FORMATS)
+    effective_from = forms.DateField(label="Vigente desde (se diferente da data)", required=False,
+                                     widget=BrDateInput(), input_formats=BR_DATE_FORMATS,
+                                     help_text="A modalidade abre neste dia (fuso do município).")
+    link = forms.CharField(label="Endereço da publicação (opcional)", max_length=300, required=False,
+                           help_text="Link do Diário Oficial ou do portal da Prefeitura (https://…).")
+
+    def __init__(self, *args, choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["modality"].choices = [("", "—")] + list(choices)
+        self.fields["modality"].error_messages["required"] = "Escolha a modalidade."
+        self.fields["number"].error_messages["required"] = "Informe o número do decreto."
+        for name in ("act_date", "effective_from"):
+            self.fields[name].error_messages["invalid"] = "Informe a data como DD/MM/AAAA."
+        self.fields["act_date"].error_messages["required"] = "Informe a data do decreto."

@@ -27,6 +27,13 @@ def stored_document(obj: models.Model, kind: str) -> IssuedDocument | None:
     return IssuedDocument.objects.filter(object_type=object_type, object_id=object_id, kind=kind).first()
 
 
+def stored_document_meta(obj: models.Model, kind: str) -> IssuedDocument | None:
+    """stored_document() without the PDF's bytes (the verification shows its hash and signer)."""
+    object_type, object_id, _ = object_label(obj)
+    found = IssuedDocument.objects.filter(object_type=object_type, object_id=object_id, kind=kind).defer("pdf")
+    return next(iter(found.order_by()[:1]), None)  # unique per object and kind: no ORDER BY
+
+
 def frozen_pdf(
     obj: models.Model, *, kind: str, render: Callable[[], bytes], number: str = "",
     verification_code: str = "", reason: str = "", location: str = "",

@@ -180,6 +180,35 @@ class RegulationParameter(models.Model):
         return f"{self.key} = {self.value} ({self.effective_from:%d/%m/%Y})"
 
 
+class ModalityDecree(models.Model):
+    """The decree that opens a modality the law leaves to one (pack: ``modalities.<m>.requires_decree``),
+    recorded by the administrator. Until one is in force the modality offers no call, application,
+    tariff or mention (portal.regulation.Pack.modality_in_force)."""
+
+    municipality = models.ForeignKey(Municipality, on_delete=models.PROTECT, related_name="modality_decrees",
+                                     verbose_name="município")
+    modality = models.CharField("modalidade", max_length=20)
+    number = models.CharField("número do decreto", max_length=60)
+    act_date = models.DateField("data do decreto")
+    effective_from = models.DateField("vigente desde")
+    link = models.URLField("endereço da publicação", max_length=300, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    verbose_name="registrado por")
+    recorded_at = models.DateTimeField("registrado em", default=timezone.now)
+
+    class Meta:
+        verbose_name = "decreto de regulamentação da modalidade"
+        verbose_name_plural = "decretos de regulamentação das modalidades"
+        ordering = ["modality", "-effective_from", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(effective_from__gte=models.F("act_date")),
+                                   name="modality_decree_effective_after_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} ({self.modality})"
+
+
 class FiscalUnitValue(models.Model):
     """Value in reais of the municipal fiscal unit (UFP, UMT…), by effective date."""
 

@@ -39,6 +39,8 @@ def _table(*keys: PackKey) -> dict[str, PackKey]:
     return out
 
 
+DOCUMENT_VALIDITY = ("each_request", "dated", "none")  # [[documents]] validity: how long an accepted copy holds
+ADMISSION_CRITERIA = ("residence",)  # what a [[documents]] item may prove besides a ranking criterion
 RANKING_CRITERIA = ("renewal_first", "cnh_years_desc", "vehicle_newer", "cnh_points_asc", "schooling_desc",
                     "dependents_desc", "bid_desc", "registration_oldest")
 
@@ -133,6 +135,14 @@ PARAMS: dict[str, PackKey] = _table(
     _k("stands.reallocation", BOOL, "stand reallocation rules apply"),
     _k("stands.swap_requires_consent", BOOL, "a stand swap needs both holders' consent"),
     _k("tariff.adjustment_month", INT, "month of the yearly tariff adjustment (1–12)"),
+)
+
+# [modalities.<m>]: the keys a modality's table may carry (besides the [params] keyed by it).
+MODALITY_KEYS: dict[str, PackKey] = _table(
+    _k("label", STR, "the modality's name in the law (Táxi, Mototáxi)"),
+    _k("legal_basis", STR, "the article that provides for the modality"),
+    _k("requires_decree", TABLE, "{value = true, legal_basis}: the modality exists only once the decree the law "
+       "asks for is recorded (number, date) and in force; until then no call, application, tariff or mention"),
 )
 
 # [collective_transport.params]

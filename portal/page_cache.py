@@ -143,6 +143,9 @@ class PublicPageCacheMiddleware:
             expires, entry = stored
             _remember_locally(key, expires, entry)
             return _replay(entry)
+        # this layer stores the answer: the views' own cached_page() need not read and write
+        # a second copy of it (two more round trips on every miss)
+        request.public_page_cache = True
         response = self.get_response(request)
         seconds = _storable(response)
         if seconds:

@@ -44,6 +44,11 @@ BUS_FARES = "bus.fares"
 # of the fees room (autos without a holder account, fines issued before the fines' DAMs moved
 # there), for the dívida ativa list
 OVERDUE_FINES = "fees.overdue_fines"
+# (pack, sections) -> list[dict]: the acts of another room that the law requires in the Diário
+# Oficial (enforcement: the decisions of appeals), each {"ref" (stable, unique), "section", "on"
+# (date), "document", "number", "holder", "modality", "decision"} — gathered by the one
+# publication desk (licensing.applications.publication) with the acts of the grants
+PUBLISHABLE_ACTS = "publication.acts"
 
 _PROVIDERS: dict[str, Callable[..., Any]] = {}
 
@@ -77,6 +82,9 @@ class VerificationLookup(Protocol):
     def by_plate(self, plate: str) -> list: ...  # a normalized plate (7 characters)
 
     def verification(self, doc, pack) -> Any | None: ...  # a Verification, or None if not its doc
+
+    # Optional: ``verification_by_code(code, pack)`` — by_code() + verification() at once, for a
+    # lookup that can answer from one query (portal.public.selectors.verify_by_code uses it).
 
 
 _LOOKUPS: list[VerificationLookup] = []

@@ -43,6 +43,16 @@ class Param:
     is_example: bool = False
 
 
+@dataclass(frozen=True)
+class ModalityDecreeRecord:
+    """A decree the administrator recorded to open a modality (portal.models.ModalityDecree)."""
+
+    number: str
+    act_date: date
+    effective_from: date
+    link: str = ""
+
+
 @dataclass
 class Pack:
     municipality_id: int
@@ -54,6 +64,8 @@ class Pack:
     population_year: int
     params: dict[str, list[Param]] = field(default_factory=dict)
     fiscal_units: list[tuple[date, Decimal, str, str, bool]] = field(default_factory=list)
+    # recorded decrees that open a modality the law leaves to a decree, newest in force first
+    modality_decrees: dict[str, list[ModalityDecreeRecord]] = field(default_factory=dict)
 
     # --- municipality -------------------------------------------------------------
     @property
@@ -97,10 +109,52 @@ class Pack:
     # --- modalities -----------------------------------------------------------------
     @property
     def modalities(self) -> dict[str, dict]:
+        """Every modality the pack's law names, in force or not (see ``in_force_modalities``)."""
         return self.data.get("modalities", {})
 
+    def decree_requirement(self, modality: str) -> str | None:
+        """The article that makes the modality wait for a decree (``requires_decree``), or None."""
+        raw = self.modalities.get(modality, {}).get("requires_decree") or {}
+        return raw.get("legal_basis", "") if raw.get("value") else None
+
+    def modality_decree(self, modality: str, at: date | None = None) -> ModalityDecreeRecord | None:
+        """The recorded decree in force at ``at`` (default today, in the pack's time zone)."""
+        at = at or self.today()
+        return next((d for d in self.modality_decrees.get(modality, []) if d.effective_from <= at), None)
+
+    def next_modality_decree(self, modality: str, at: date | None = None) -> ModalityDecreeRecord | None:
+        """A recorded decree not yet in force at ``at`` (the earliest), or None."""
+        at = at or self.today()
+        future = [d for d in self.modality_decrees.get(modality, []) if d.effective_from > at]
+        return min(future, key=lambda d: d.effective_from) if future else None
+
+    def modality_refusal(self, modality: str, at: date | None = None):
+        """Why the modality offers nothing at ``at`` (a RuleViolation citing the article), or None."""
+        from portal.modality_rules import modality_closed
+
+        at = at or self.today()
+        known = modality in self.modalities
+        upcoming = self.next_modality_decree(modality, at)
+        return modality_closed(
+            modality=modality, label=self.modality_label(modality), municipality=self.display_name, known=known,
+            decree_basis=self.decree_requirement(modality) if known else None,
+            in_force=self.modality_decree(modality, at) is not None,
+            upcoming=(upcoming.number, upcoming.effective_from) if upcoming else None)
+
+    def modality_in_force(self, modality: str, at: date | None = None) -> bool:
+        return self.modality_refusal(modality, at) is None
+
     def has_modality(self, modality: str) -> bool:
-        return modality in self.modalities
+        """The modality exists today: its law provides for it and, where the law leaves it to a
+        decree, the decree is recorded and in force."""
+        return self.modality_in_force(modality)
+
+    @property
+    def in_force_modalities(self) -> list[str]:
+        """The modalities in force today, in the usual order (táxi, mototáxi, then others)."""
+        known = ("taxi", "mototaxi")  # the usual order of the name; a stored pack keeps its keys sorted
+        ordered = sorted(self.modalities, key=lambda m: (known.index(m) if m in known else len(known), m))
+        return [m for m in ordered if self.modality_in_force(m)]
 
     def modality_label(self, modality: str) -> str:
         return self.modalities.get(modality, {}).get("label", modality)
@@ -108,10 +162,9 @@ class Pack:
     @property
     def service_name(self) -> str:
         """The service the law regulates, for the header, titles and e-mails: "Táxi" under a
-        táxi-only law, "Táxi e Mototáxi" where the law has both (the pack's modalities)."""
-        known = ("taxi", "mototaxi")  # the usual order of the name; a stored pack keeps its keys sorted
-        ordered = sorted(self.modalities, key=lambda m: (known.index(m) if m in known else len(known), m))
-        labels = [self.modality_label(m) for m in ordered]
+        táxi-only law, "Táxi e Mototáxi" where the law has both (the modalities in force: one
+        that waits for its decree is not mentioned)."""
+        labels = [self.modality_label(m) for m in self.in_force_modalities]
         return " e ".join([", ".join(labels[:-1]), labels[-1]]) if len(labels) > 1 else (labels or ["Transporte"])[0]
 
     # --- parameters -----------------------------------------------------------------
@@ -266,7 +319,7 @@ def pack_of(municipality_id: int, required: bool = True) -> Pack | None:
 
 
 def _build(municipality_id: int) -> Pack | None:
-    from portal.models import FiscalUnitValue, Municipality, RegulationParameter
+    from portal.models import FiscalUnitValue, ModalityDecree, Municipality, RegulationParameter
 
     municipality = Municipality.objects.filter(pk=municipality_id).first()
     if municipality is None:
@@ -282,7 +335,12 @@ def _build(municipality_id: int) -> Pack | None:
         (u.effective_from, u.value, u.name, u.legal_basis, u.is_example)
         for u in FiscalUnitValue.objects.filter(municipality=municipality).order_by("-effective_from")
     ]
+    decrees: dict[str, list[ModalityDecreeRecord]] = {}
+    for d in ModalityDecree.objects.filter(municipality=municipality).order_by("-effective_from", "-id"):
+        decrees.setdefault(d.modality, []).append(
+            ModalityDecreeRecord(d.number, d.act_date, d.effective_from, d.link))
     return Pack(
+        modality_decrees=decrees,
         municipality_id=municipality.pk,
         slug=municipality.slug,
         version=municipality.version,
@@ -327,6 +385,8 @@ def validate_pack_data(data: dict) -> None:
         raise PackError("O pacote precisa listar ao menos uma lei em [[laws]].")
     if not data.get("modalities"):
         raise PackError("O pacote precisa de ao menos uma modalidade em [modalities].")
+    for modality, table in data["modalities"].items():
+        _check_modality(modality, table)
     law_date = date.fromisoformat(str(data["laws"][0]["date"]))
     for key, raw in (data.get("params") or {}).items():
         _param_from_raw(key, raw, law_date)
@@ -348,6 +408,29 @@ def validate_pack_data(data: dict) -> None:
             seen.add(code)
             if not item.get("legal_basis"):
                 raise PackError(f"[[{section}]] {code!r} sem legal_basis.")
+            proves = item.get("proves", [])
+            known = pack_keys.RANKING_CRITERIA + pack_keys.ADMISSION_CRITERIA
+            if section == "documents" and (not isinstance(proves, list) or any(p not in known for p in proves)):
+                raise PackError(f"[[documents]] {code!r}: proves deve listar critérios entre {', '.join(known)}.")
+            if section == "documents" and item.get("validity", "each_request") not in pack_keys.DOCUMENT_VALIDITY:
+                raise PackError(f"[[documents]] {code!r}: validity deve ser {', '.join(pack_keys.DOCUMENT_VALIDITY)}.")
+
+
+def _check_modality(modality: str, table: Any) -> None:
+    """A [modalities.<m>] table carries only the keys of pack_keys.MODALITY_KEYS, each of its type."""
+    section = f"[modalities.{modality}]"
+    if not isinstance(table, dict):
+        raise PackError(f"{section} deve ser uma tabela.")
+    for key, value in table.items():
+        spec = pack_keys.MODALITY_KEYS.get(key)
+        if spec is None:
+            raise PackError(f"{section}: chave desconhecida {key!r} (declare-a em portal/pack_keys.py ou corrija o nome).")
+        problem = pack_keys.type_error(spec, value)
+        if problem:
+            raise PackError(f"{section}: {key!r} com valor inválido: {problem}.")
+    decree = table.get("requires_decree")
+    if decree is not None and (not isinstance(decree.get("value"), bool) or not decree.get("legal_basis")):
+        raise PackError(f"{section}: requires_decree deve ser {{ value = true|false, legal_basis = \"...\" }}.")
 
 
 def _check_declared(table: dict, section: str, key: str, raw: dict, modalities) -> None:

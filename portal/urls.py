@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from portal import api, notifications_api, second_factor, views
+from portal import api, modality_api, notifications_api, second_factor, views
 from portal import auth_views as portal_auth_views
 from portal.auth_forms import BackgroundPasswordResetForm
 from portal.forms import LoginForm
@@ -17,6 +17,7 @@ api_v1 = [
     path("notifications/", notifications_api.NotificationListView.as_view(), name="api-notifications"),
     path("notifications/<int:pk>/read/", notifications_api.NotificationReadView.as_view(),
          name="api-notification-read"),
+    path("modality-decrees/", modality_api.ModalityDecreeListCreateView.as_view(), name="api-modality-decrees"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     # the public API first: it is what anonymous traffic asks for, resolved before every room's routes

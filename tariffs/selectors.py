@@ -79,24 +79,45 @@ def tables_fingerprint(pack: Pack) -> str:
 
 def forget_fingerprint(municipality_id: int) -> None:
     _FINGERPRINTS.pop(municipality_id, None)
+    for key in [k for k in _TABLES if k[0] == municipality_id]:
+        _TABLES.pop(key, None)
+
+
+def forget_all() -> None:
+    """Tests: a rolled-back test may leave a fingerprint that the next one's data repeat."""
+    _FINGERPRINTS.clear()
+    _TABLES.clear()
+
+
+_TABLES: dict[tuple, list[TariffTable]] = {}  # one entry per municipality: its current key
+
+
+def _tables_key(pack: Pack, fingerprint: str) -> tuple:
+    """What the parsed tables depend on: the municipality, its pack's version (the pack's own
+    tables) and the stored tables' fingerprint (a publication changes it)."""
+    return (pack.municipality_id, pack.version, fingerprint)
 
 
 def all_tables(pack: Pack, fingerprint: str | None = None) -> list[TariffTable]:
     """Every table of the municipality (history), newest first within each modality.
 
     Before the pack's tables are stored (``load_regulation`` stores them), the pack's own
-    tables are used, so that the calculator answers from the first moment.
+    tables are used, so that the calculator answers from the first moment. The parsed list is
+    kept in the process under _tables_key (no cache round trip nor unpickling per request);
+    a publication changes the fingerprint, seen by every process within _FINGERPRINT_SECONDS.
+    Callers only read the tables (they are append-only records).
     """
-    from django.core.cache import cache
-
-    key = f"tariffs:tables:{pack.municipality_id}:{pack.version}:{fingerprint or tables_fingerprint(pack)}"
-    stored = cache.get(key)
-    if stored is None:
+    key = _tables_key(pack, fingerprint or tables_fingerprint(pack))
+    found = _TABLES.get(key)
+    if found is None:
         stored = list(TariffTable.objects.filter(municipality_id=pack.municipality_id))
-        cache.set(key, stored, 60)
-    stored_modalities = {t.modality for t in stored}
-    tables = stored + [t for t in pack_tables(pack) if t.modality not in stored_modalities]
-    return sorted(tables, key=lambda t: (t.modality, -t.effective_from.toordinal(), -(t.pk or 0)))
+        stored_modalities = {t.modality for t in stored}
+        tables = stored + [t for t in pack_tables(pack) if t.modality not in stored_modalities]
+        found = sorted(tables, key=lambda t: (t.modality, -t.effective_from.toordinal(), -(t.pk or 0)))
+        for old in [k for k in _TABLES if k[0] == key[0]]:
+            _TABLES.pop(old, None)
+        _TABLES[key] = found
+    return list(found)
 
 
 def modalities_with_tables(tables: list[TariffTable]) -> list[str]:
@@ -118,6 +139,9 @@ def serves(pack: Pack, modality: str) -> bool:
 def missing_table_message(pack: Pack, tables: list[TariffTable], modality: str, on: date) -> str:
     """Why there is no table of ``modality`` in force on ``on``, in plain words."""
     label = modality_label(modality).lower()
+    closed = pack.modality_refusal(modality, on) if modality in pack.modalities else None
+    if closed is not None and closed.code == "modality.decree_pending":
+        return closed.message
     if not serves(pack, modality) and not any(t.modality == modality for t in tables):
         return f"A legislação de {pack.display_name} não prevê o serviço de {label}: não há tarifa."
     first = min((t.effective_from for t in tables if t.modality == modality), default=None)

@@ -24,6 +24,8 @@ def tariff_seed_from_pack(*, pack: regulation.Pack, actor=None) -> int:
     """Store the pack's initial tables that are not stored yet. Idempotent; returns how many."""
     created = 0
     for table in pack_tables(pack):
+        if table.modality in pack.modalities and not pack.has_modality(table.modality):
+            continue  # waits for the modality's decree (stored at a later load, once it is in force)
         exists = TariffTable.objects.filter(
             municipality_id=pack.municipality_id,
             modality=table.modality,
@@ -94,7 +96,10 @@ def tariff_publish(
         raise PermissionDenied("Somente o administrador ou o julgador publica tabelas de tarifas.")
     pack = regulation.current()
     violations: list[RuleViolation] = []
-    if modality not in _allowed_modalities(pack):
+    closed = pack.modality_refusal(modality) if modality in pack.modalities else None
+    if closed is not None:  # a modality left to a decree not yet in force: no table to publish
+        violations.append(closed)
+    elif modality not in _allowed_modalities(pack):
         violations.append(
             RuleViolation(
                 "tariff.modality",

@@ -122,7 +122,10 @@ def missing_modalities(pack, offered: list[str]) -> list[str]:
     for code, label in TariffModality.choices:
         if code == "bus" or code in offered:
             continue
-        if not pack.has_modality(code):
+        closed = pack.modality_refusal(code) if code in pack.modalities else None
+        if closed is not None:
+            out.append(f"{label}: {closed.message}")
+        elif not pack.has_modality(code):
             out.append(f"{label}: serviço não previsto na {law}; por isso não há tarifa de {label.lower()} "
                        f"a calcular em {pack.display_name}.")
         else:

@@ -109,3 +109,20 @@ def backdate_issue(auth, day):
     at = timezone.make_aware(datetime.combine(day, time(10)), regulation.current().tz)
     Authorization.objects.filter(pk=auth.pk).update(issued_at=at)
     auth.issued_at = at
+
+
+def record_modality_decree(modality: str = "mototaxi", *, act_date=None, effective_from=None,
+                  number: str = "Decreto nº 4.321/2026", link: str = ""):
+    """Record the decree that opens ``modality`` (as the administrator), dated today by default."""
+    from portal import regulation
+    from portal.modality_decrees import modality_decree_record
+    from portal.models import User
+    from portal.roles import Role
+    from tests.conftest import make_user
+
+    admin = User.objects.filter(username="decree-admin").first() or make_user("decree-admin", Role.ADMIN)
+    pack = regulation.current()
+    row = modality_decree_record(actor=admin, modality=modality, number=number,
+                                 act_date=act_date or pack.today(), effective_from=effective_from, link=link)
+    regulation.invalidate()
+    return row

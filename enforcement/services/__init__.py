@@ -51,6 +51,7 @@ from enforcement.services.penalty import (
     recidivism_recompute,
     recorded_fine_values,
 )
+from enforcement.services.preview import judgement_preview, needs_confirmation
 from enforcement.services.regulations import regulation_keys, regulation_record
 
 __all__ = [
@@ -78,6 +79,8 @@ __all__ = [
     "fine_mark_paid",
     "fine_overrides",
     "infraction_cancel",
+    "judgement_preview",
+    "needs_confirmation",
     "infraction_issue",
     "infraction_judge",
     "infraction_notify",

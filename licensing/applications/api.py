@@ -128,6 +128,7 @@ class ApplicationIn(serializers.Serializer):
 class ReviewIn(serializers.Serializer):
     accepted = serializers.BooleanField(label="aceito")
     reason = serializers.CharField(label="motivo", required=False, allow_blank=True, max_length=2000)
+    valid_until = serializers.DateField(label="válido até", required=False, allow_null=True, default=None)
 
 
 @extend_schema_serializer(component_name="InspectionScheduleIn")  # transit has a ScheduleIn of its own
@@ -291,7 +292,7 @@ class DocumentReviewView(APIView):
         document = get_object_or_404(application.documents, pk=doc_id)
         data = validated(ReviewIn, request.data)
         document = applications_review.document_review(actor=request.user, document=document, accepted=data["accepted"],
-                                            reason=data.get("reason", ""))
+                                            reason=data.get("reason", ""), valid_until=data.get("valid_until"))
         return Response({"id": document.pk, "type": document.type, "status": document.status,
                          "reason": document.reason})
 
@@ -446,12 +447,15 @@ def application_detail(application: Application, viewer) -> dict:
     if has_role(viewer, Role.AGENT) and not has_role(viewer, Role.CLERK, Role.ADMIN) \
             and application.applicant_id != viewer.pk:
         return data  # agents: only what the vistoria needs
-    docs = list(application.documents.select_related("auxiliary").order_by("type", "-uploaded_at", "-id"))
+    docs = list(application.documents.select_related("auxiliary", "carried_from__application")
+                .order_by("type", "-uploaded_at", "-id"))
 
     def doc(d):
         return {"id": d.pk, "type": d.type, "status": d.status, "reason": d.reason, "uploaded_at": _iso(d.uploaded_at),
                 "reviewed_at": _iso(d.reviewed_at), "mime": d.mime, "size": d.size,
-                "superseded_by": d.superseded_by_id}
+                "superseded_by": d.superseded_by_id, "valid_until": _iso(d.valid_until),
+                "carried_from": {"document": d.carried_from_id, "application": d.carried_from.application_id,
+                                 "protocol": d.carried_from.application.protocol} if d.carried_from_id else None}
 
     data.update({
         "applicant": {"id": application.applicant_id, "name": application.applicant.display_name},

@@ -44,7 +44,9 @@ def _tff(component: str = "ApplicationTff", null: bool = True, required: bool = 
 def _document(component: str):
     return shape(component, many=True, required=False, id=integer(), type=text(), status=text(), reason=text(),
                  uploaded_at=moment(null=True), reviewed_at=moment(null=True), mime=text(), size=integer(),
-                 superseded_by=integer(null=True))
+                 superseded_by=integer(null=True), valid_until=day(null=True),
+                 carried_from=shape(f"{component}Origin", null=True, document=integer(), application=integer(),
+                                    protocol=text(null=True)))  # a still-valid document reused by a renewal
 
 
 APPLICATION_PAGE = page("ApplicationSummary", id=integer(), protocol=text(null=True), kind=text(), modality=text(),

@@ -41,6 +41,8 @@ def open_call_for(modality: str, on: date | None = None) -> Call | None:
     """The call open for a modality on a date; inside the law's yearly window it is created on demand."""
     pack = regulation.current()
     on = on or pack.today()
+    if not pack.modality_in_force(modality, on):  # a modality waiting for its decree has no call
+        return None
     call = Call.objects.filter(modality=modality, start__lte=on, end__gte=on).order_by("-start", "-id").first()
     if call is not None:
         return call
@@ -66,8 +68,9 @@ def call_open(*, actor, modality: str, start: date, end: date, slots: int | None
     """Open a call for new grants of a modality. Idempotent for the same period: (call, created)."""
     pack = regulation.current()
     errors: dict[str, list[str]] = {}
-    if not pack.has_modality(modality):
-        errors["modality"] = [f"A legislação de {pack.display_name} não prevê a modalidade {modality}."]
+    closed = pack.modality_refusal(modality, start if start > pack.today() else None)
+    if closed is not None:  # not in the law, or its decree not recorded / not yet in force when the call opens
+        raise closed
     if end < start:
         errors["end"] = ["A data de fim deve ser igual ou posterior à de início."]
     if slots is not None and slots < 1:

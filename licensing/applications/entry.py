@@ -79,6 +79,9 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
     pack = regulation.current()
     today = pack.today()
     everything = "all" in steps
+    closed = pack.modality_refusal(modality, today)
+    if closed is not None:  # no other rule of a modality that does not exist
+        return [closed]
     out: list[RuleViolation] = []
     if (everything or "vehicle" in steps) and vehicle is not None:
         out += _vehicle_rules(pack, modality, today, {**vehicle, "_applicant": applicant,

@@ -81,8 +81,19 @@ class ModalityForm(FriendlyRequiredMixin, forms.Form):
     def __init__(self, *args, bidding: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["modality"].choices = modality_choices()
+        # a modality the law leaves to a decree not yet in force: not offered; said why (with the article)
+        pack = regulation.current()
+        self.closed_modalities = [str(r) for r in (pack.modality_refusal(m) for m in pack.modalities) if r is not None]
         if not bidding:
             del self.fields["bid_amount"]
+
+    def add_error(self, field, error):
+        # a posted modality that waits for its decree: the refusal with its article, not "escolha válida"
+        if field == "modality" and self.data.get("modality") in regulation.current().modalities:
+            refusal = regulation.current().modality_refusal(self.data["modality"])
+            if refusal is not None:
+                error = str(refusal)
+        super().add_error(field, error)
 
 
 class VehicleForm(FriendlyRequiredMixin, forms.Form):
@@ -171,6 +182,8 @@ class ReviewForm(FriendlyRequiredMixin, forms.Form):
                                       coerce=lambda v: v == "1", widget=forms.RadioSelect)
     reason = forms.CharField(label="Motivo (obrigatório para recusar)", required=False,
                              widget=forms.Textarea(attrs={"rows": 2}))
+    valid_until = forms.DateField(label="Válido até (se o documento tem validade)", required=False,
+                                  input_formats=["%d/%m/%Y", "%Y-%m-%d"])
 
 
 class RequirementForm(FriendlyRequiredMixin, forms.Form):

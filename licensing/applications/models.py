@@ -255,6 +255,15 @@ class ApplicationDocument(TenantModel):
         "arquivo apagado em", null=True, blank=True,
         help_text="Arquivo apagado pela política de retenção (LGPD); o registro permanece.",
     )
+    valid_until = models.DateField(
+        "válido até", null=True, blank=True,
+        help_text="Validade do documento, anotada pelo atendente ao aceitá-lo (CNH, CRLV, certidões).",
+    )
+    carried_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="carried_to",
+        verbose_name="aproveitado de",
+        help_text="Documento ainda válido do requerimento anterior, aproveitado na renovação.",
+    )
 
     class Meta:
         verbose_name = "documento do requerimento"
@@ -393,3 +402,22 @@ class Publication(TenantModel):
 
     def __str__(self) -> str:
         return f"Publicação nº {self.number}"
+
+
+class PublishedAct(TenantModel):
+    """An act of another room (a decision of appeal in enforcement) gathered into a publication.
+
+    licensing does not import enforcement: the act is named by its stable reference (the
+    provider's ``ref``), unique, so that an act goes to the Diário Oficial once."""
+
+    publication = models.ForeignKey(Publication, on_delete=models.PROTECT, related_name="other_acts",
+                                    verbose_name="publicação")
+    ref = models.CharField("referência do ato", max_length=80)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "ref"], name="publishedact_ref_per_municipality")]
+        verbose_name = "ato publicado (outra área)"
+        verbose_name_plural = "atos publicados (outras áreas)"
+
+    def __str__(self) -> str:
+        return f"{self.ref} em {self.publication}"

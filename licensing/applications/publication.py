@@ -1,5 +1,6 @@
-"""Publication in the Diário Oficial: the acts the pack says must be published
-(``publication.required_for``: granted requests, renewals, cassações) gathered into a list, as a
+"""Publication in the Diário Oficial — the one publication desk: the acts the pack says must be
+published (``publication.required_for``: granted requests, renewals, cassações, and the decisions
+of appeals that enforcement gives through ``portal.registry.PUBLISHABLE_ACTS``) gathered into a list, as a
 PDF and as plain text for the municipality's Diário Oficial; the clerk records the date, edition
 and page it came out (PL 015/2025 art. 18, §5; where the law extends validity until then, art. 18,
 §6, the renewal hold in ``selectors.renewals_filed_in_time`` reads that date)."""
@@ -17,16 +18,20 @@ from licensing.applications.models import (
     ApplicationKind,
     ApplicationStatus,
     Publication,
+    PublishedAct,
 )
 from licensing.grants.models import Amendment, AmendmentKind, Authorization
-from portal import regulation
+from portal import registry, regulation
 from portal.audit import audit_log
 from portal.exceptions import InvalidTransition, RuleViolation
 from portal.issued import frozen_pdf
 from portal.numbering import document_number
 from portal.public.selectors import public_name
 
-SECTIONS = {"grants": "Outorgas deferidas", "renewals": "Renovações deferidas", "cassations": "Cassações"}
+SECTIONS = {"grants": "Outorgas deferidas", "renewals": "Renovações deferidas", "cassations": "Cassações",
+            "appeal_decisions": "Decisões de recursos"}
+# Sections whose acts another room gives (by registry): licensing does not import enforcement.
+OTHER_ROOMS = ("appeal_decisions",)
 
 
 def required_sections(pack) -> list[str]:
@@ -48,12 +53,22 @@ def pending(pack=None) -> dict[str, list]:
             if section in out:
                 out[section].append(app.authorization)
     if "cassations" in sections:
+        # the act of cassation (apostila / portaria) issued when an auto ends the grant: one entry
         out["cassations"] = list(Amendment.objects.filter(kind=AmendmentKind.CASSATION, publications__isnull=True)
                                  .select_related("authorization", "authorization__holder").order_by("issued_at", "id"))
+    others = [s for s in sections if s in OTHER_ROOMS]
+    if others and registry.has(registry.PUBLISHABLE_ACTS):
+        acts = registry.call(registry.PUBLISHABLE_ACTS, pack, others)
+        published = set(PublishedAct.objects.filter(ref__in=[a["ref"] for a in acts]).values_list("ref", flat=True))
+        for act in sorted(acts, key=lambda a: (a["on"], a["ref"])):
+            if act["ref"] not in published and act["section"] in out:
+                out[act["section"]].append(act)
     return out
 
 
 def _item(section: str, doc, pack) -> dict:
+    if isinstance(doc, dict):  # an act of another room, already in the item's shape
+        return {k: v for k, v in doc.items() if k != "on"} | {"section": section}
     if isinstance(doc, Authorization):
         plate = doc.vehicle.display_plate if doc.vehicle_id else ""
         return {"section": section, "document": doc.act_name, "number": doc.number,
@@ -76,7 +91,10 @@ def plain_text(pack, number: str, legal_basis: str, items: list[dict], on: date)
             continue
         lines.append(title.upper())
         for n, i in enumerate(rows, 1):
-            if "amends" in i:
+            if "decision" in i:
+                lines.append(f"{n}. {i['document']} nº {i['number']} — {i['holder']} ({i['modality']}): "
+                             f"{i['decision']}")
+            elif "amends" in i:
                 lines.append(f"{n}. {i['document']} nº {i['number']}, à {i['amends']} — {i['holder']} "
                              f"({i['modality']}): {i['reason']}")
             else:
@@ -110,6 +128,7 @@ def publication_prepare(*, actor) -> Publication:
                                      prepared_by=actor if getattr(actor, "is_authenticated", False) else None)
     pub.authorizations.set([d for _, d in docs if isinstance(d, Authorization)])
     pub.amendments.set([d for _, d in docs if isinstance(d, Amendment)])
+    PublishedAct.objects.bulk_create([PublishedAct(publication=pub, ref=d["ref"]) for _, d in docs if isinstance(d, dict)])
     audit_log(actor=actor, obj=pub, action="publication_prepared", reason=f"Publicação nº {number} preparada",
               data={"number": number, "items": [f"{i['document']} nº {i['number']}" for i in items]})
     freeze_on_commit_publication(pub)

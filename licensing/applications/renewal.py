@@ -1,19 +1,30 @@
 """Renewal from the holder's grant page ("Renovar"): a renewal draft with what the grant already
-holds — the current vehicle, the holder's CNH and the active auxiliary drivers — so that the
-wizard asks only what changed. The entry rules are judged by the wizard's steps as usual."""
+holds — the current vehicle, the holder's CNH, the active auxiliary drivers and the documents of
+the previous application that still hold (``carry_documents``) — so that the wizard asks only
+what changed or expired. The entry rules are judged by the wizard's steps as usual."""
 
 from __future__ import annotations
 
+import posixpath
+
+from django.core.files.base import ContentFile
 from django.db import transaction
 
+from licensing.applications import rules
 from licensing.applications.models import (
     ApplicantProfile,
     Application,
+    ApplicationDocument,
     ApplicationKind,
     ApplicationStatus,
+    DocumentStatus,
 )
+from licensing.applications.selectors import required_documents
 from licensing.applications.services import application_create
 from licensing.grants.models import Authorization
+from portal import regulation
+from portal.audit import audit_log
+from portal.audit_actions import AuditAction
 from portal.exceptions import InvalidTransition
 
 DRIVER_FIELDS = ("cnh_number", "cnh_category", "cnh_first_issued", "cnh_ear")
@@ -60,4 +71,54 @@ def renewal_start(*, actor, authorization: Authorization) -> Application:
         driver=_driver(authorization), auxiliaries=_auxiliaries(authorization), steps=("modality",))
     application.wizard_step = "vehicle"
     application.save(update_fields=["wizard_step"])
+    carry_documents(actor=actor, application=application, authorization=authorization)
     return application
+
+
+def _person_of(doc: ApplicationDocument) -> str:
+    """Whose document: "" for the holder, the CPF for an auxiliary driver's item."""
+    return doc.auxiliary.cpf if doc.auxiliary_id else ""
+
+
+def carry_documents(*, actor, application: Application, authorization: Authorization) -> list[ApplicationDocument]:
+    """Copy into the renewal draft the documents of the application that gave ``authorization``
+    which still hold (rules.document_reusable: accepted, and without expiry or with a validity
+    date after today, as the pack says of each item), matched by item and person — the holder's
+    to the holder, an auxiliary's to the same auxiliary (by CPF). Each copy is a file of its own,
+    accepted, pointing at its origin (``carried_from``), so the clerk sees where it came from and
+    may still reject it; one audit entry lists them."""
+    pack = regulation.current()
+    today = pack.today()
+    source = Application.objects.filter(authorization=authorization).order_by("-id").first()
+    if source is None:
+        return []
+    validity = {d["code"]: d.get("validity") for d in pack.data.get("documents", [])}
+    previous = {}
+    for doc in (source.documents.filter(superseded_by__isnull=True, purged_at__isnull=True)
+                .select_related("auxiliary")):
+        if rules.document_reusable(validity=validity.get(doc.code), accepted=doc.status == DocumentStatus.ACCEPTED,
+                                   valid_until=doc.valid_until, today=today) and doc.file:
+            previous[(_person_of(doc), doc.code)] = doc
+    carried = []
+    for item in required_documents(application):
+        person = item.auxiliary.cpf if item.auxiliary is not None else ""
+        old = previous.get((person, item.base_code))
+        if old is None or application.documents.filter(type=item.code).exists():
+            continue
+        with old.file.open("rb") as fh:
+            content = ContentFile(fh.read(), name=posixpath.basename(old.file.name))
+        copy = ApplicationDocument(
+            application=application, type=item.code, code=item.base_code, auxiliary=item.auxiliary,
+            original_name=old.original_name, mime=old.mime, size=old.size, status=DocumentStatus.ACCEPTED,
+            reason="", uploaded_by=actor, reviewed_by=old.reviewed_by, reviewed_at=old.reviewed_at,
+            valid_until=old.valid_until, carried_from=old)
+        copy.file.save(content.name, content, save=False)
+        copy.save()
+        carried.append(copy)
+    if carried:
+        audit_log(actor=actor, obj=application, action=AuditAction.DOCUMENTS_CARRIED_OVER, to_state=application.status,
+                  reason=f"Documentos ainda válidos do requerimento {source.protocol} aproveitados",
+                  data={"from_application": source.pk, "documents": [
+                      {"type": c.type, "from_document": c.carried_from_id,
+                       "valid_until": c.valid_until.isoformat() if c.valid_until else None} for c in carried]})
+    return carried

@@ -30,7 +30,11 @@ from portal.roles import Role, has_role
 
 
 @transaction.atomic
-def document_review(*, actor, document: ApplicationDocument, accepted: bool, reason: str = "") -> ApplicationDocument:
+def document_review(*, actor, document: ApplicationDocument, accepted: bool, reason: str = "",
+                    valid_until=None) -> ApplicationDocument:
+    """Accept or reject the current file of a checklist item; on accepting, the clerk may note the
+    document's own validity date (``valid_until``: the CNH's, a certidão's), which decides whether a
+    renewal may reuse it (rules.document_reusable)."""
     application = _lock(document.application)
     document = ApplicationDocument.objects.select_for_update().get(pk=document.pk)
     if application.status not in (ApplicationStatus.SUBMITTED, ApplicationStatus.IN_REVIEW,
@@ -40,14 +44,21 @@ def document_review(*, actor, document: ApplicationDocument, accepted: bool, rea
         raise InvalidTransition("Este arquivo foi substituído por um envio mais recente; analise o atual.")
     if not accepted and not (reason or "").strip():
         raise ValidationError({"reason": ["Informe o motivo da recusa: o requerente verá esta explicação."]})
+    if accepted and valid_until is not None and valid_until < regulation.current().today():
+        raise ValidationError({"valid_until": ["A validade anotada já passou: um documento vencido não é aceito."]})
     before = document.status
     document.status = DocumentStatus.ACCEPTED if accepted else DocumentStatus.REJECTED
     document.reason = (reason or "").strip()
     document.reviewed_by = actor
     document.reviewed_at = timezone.now()
-    document.save(update_fields=["status", "reason", "reviewed_by", "reviewed_at"])
+    fields = ["status", "reason", "reviewed_by", "reviewed_at"]
+    if accepted and valid_until is not None:
+        document.valid_until = valid_until
+        fields.append("valid_until")
+    document.save(update_fields=fields)
     audit_log(actor=actor, obj=application, action=AuditAction.DOCUMENT_REVIEWED, from_state=before, to_state=document.status,
-              reason=document.reason, data={"type": document.type, "document": document.pk})
+              reason=document.reason, data={"type": document.type, "document": document.pk,
+                                            **({"valid_until": valid_until.isoformat()} if accepted and valid_until else {})})
     if application.status == ApplicationStatus.SUBMITTED:
         _transition(application, ApplicationStatus.IN_REVIEW, actor=actor, reason="Análise iniciada")
     if not accepted:

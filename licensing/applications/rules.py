@@ -245,9 +245,60 @@ class RankingEntry:
     submitted_at: object
     cnh_days: int = 0  # "maior tempo de habilitação": counted in days, so 10 y 11 m ranks ahead of 10 y 1 m
     cnh_months: int = 0  # completed months beyond ``cnh_years`` (shown)
+    proofs: tuple = ()  # (criterion, PROOF_* state) of each criterion that ranks or admits (``criterion_proof``)
+
+    def proof_of(self, criterion: str) -> str:
+        return dict(self.proofs).get(criterion, PROOF_DECLARED)
+
+
+# How a ranking or admission value stands (``criterion_proof``). The portal's own records (a
+# renewal, the protocol time, the offer) need no proof; the others are backed by the pack's
+# document items that ``prove`` them, or stand only on the applicant's word.
+PROOF_RECORDED, PROOF_ACCEPTED, PROOF_PENDING, PROOF_REJECTED, PROOF_DECLARED = (
+    "recorded", "accepted", "pending", "rejected", "declared")
+PROOF_LABELS = {
+    PROOF_RECORDED: "registro do portal",
+    PROOF_ACCEPTED: "comprovado por documento aceito",
+    PROOF_PENDING: "documento ainda não aceito",
+    PROOF_REJECTED: "documento recusado: não conta",
+    PROOF_DECLARED: "declarado pelo requerente",
+}
+RECORDED_CRITERIA = frozenset({"renewal_first", "registration_oldest", "bid_desc"})
+ADMISSION_LABELS = {"residence": "Residência no Município"}  # criteria that admit (not rank): ``proves`` of an item
+
+
+def criterion_proof(criterion: str, proving_codes: list[str], statuses: dict[str, str | None]) -> str:
+    """How the value of ``criterion`` stands, from the current documents of the items that prove
+    it (pack ``[[documents]] proves``; ``statuses``: item code → accepted / pending / rejected, or
+    None when not sent).
+
+    Reading of PL 015/2025, art. 17, §2–3 (the clerk checks "a veracidade da
+    documentação") with art. 9, II (residence proven) and art. 17, §6, I–V (the ranking criteria):
+    a value backed by an item counts once the clerk accepts it; while the item is not yet
+    accepted it counts provisionally (the grant still needs every item accepted); a value whose
+    item the clerk **rejected** does not count — it ranks as if absent, last on that criterion
+    (``_sort_value``), until a new version is accepted. A criterion no item backs (III–V: the law names no document
+    for the CNH's history, the schooling or the dependents) stands on the applicant's
+    declaration and is shown as such, so that a reviewer sees which values are proven."""
+    if criterion in RECORDED_CRITERIA:
+        return PROOF_RECORDED
+    if not proving_codes:
+        return PROOF_DECLARED
+    found = [statuses.get(code) for code in proving_codes]
+    if "accepted" in found:
+        return PROOF_ACCEPTED
+    if "rejected" in found:
+        return PROOF_REJECTED
+    return PROOF_PENDING
+
+
+# the value that ranks last on each criterion: what a value proven by a rejected document counts as
+_LAST = {"cnh_years_desc": 0, "vehicle_newer": 0, "cnh_points_asc": 10**6, "schooling_desc": 0, "dependents_desc": 0}
 
 
 def _sort_value(entry: RankingEntry, criterion: str):
+    if criterion in _LAST and entry.proof_of(criterion) == PROOF_REJECTED:
+        return _LAST[criterion]
     if criterion == "renewal_first":
         return 0 if entry.renewal else 1
     if criterion == "cnh_years_desc":
@@ -273,6 +324,13 @@ def rank(entries: list[RankingEntry], criteria: list[str]) -> list[RankingEntry]
 
 
 def criterion_display(entry: RankingEntry, criterion: str) -> str:
+    shown = _criterion_value(entry, criterion)
+    if entry.proof_of(criterion) == PROOF_REJECTED:
+        return f"{shown} (não conta: documento recusado)"
+    return shown
+
+
+def _criterion_value(entry: RankingEntry, criterion: str) -> str:
     if criterion == "renewal_first":
         return "sim" if entry.renewal else "não"
     if criterion == "cnh_years_desc":
@@ -325,6 +383,25 @@ def ranking_order_violation(*, position: int, free: int, protocol: str, ahead: R
         f"o requerimento {ahead_protocol} está à frente pelo critério “{label}” "
         f"({criterion_display(ahead, criterion)} × {criterion_display(entry, criterion)}). Decida primeiro os "
         "pedidos dentro das vagas.", legal_basis, field="non_field_errors", conflict=True)
+
+
+def document_reusable(*, validity: str | None, accepted: bool, valid_until: _date | None, today: _date) -> bool:
+    """Whether an accepted copy of a checklist item still holds for a renewal filed ``today``.
+
+    The pack says how long a copy holds (``[[documents]] validity``): ``none`` — it does not
+    expire (an identity document); ``dated`` — while the validity date the clerk noted when
+    accepting it is **after** today (a CNH or certidão valid until today is asked again: it would
+    expire before the renewal is decided); anything else (the default ``each_request``) — sent
+    anew with every request (declarations, the medical certificate, the proof of residence of the
+    last months, the TFF receipt). Only accepted copies are reused: a rejected or unreviewed one
+    proves nothing."""
+    if not accepted:
+        return False
+    if validity == "none":
+        return True
+    if validity == "dated":
+        return valid_until is not None and valid_until > today
+    return False
 
 
 def inspection_checklist(*, approved: bool, checklist: dict, items: list[dict]) -> list[RuleViolation]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.db.models import Q
+
 from licensing.applications import rules
 from licensing.applications.models import (
     OPEN_APPLICATION_STATUSES,
@@ -136,6 +138,16 @@ class Ranking:
         return fitting[-1] if fitting else None
 
 
+def proving_items(pack, modality: str) -> dict[str, list[str]]:
+    """criterion → codes of the holder's document items that prove it (pack ``[[documents]] proves``)."""
+    out: dict[str, list[str]] = {}
+    for item in pack.documents(modality, "new", "holder") + pack.documents(modality, "renewal", "holder"):
+        for criterion in item.get("proves", []):
+            if item["code"] not in out.setdefault(criterion, []):
+                out[criterion].append(item["code"])
+    return out
+
+
 def pending_ranking(modality: str) -> Ranking:
     """Rank the protocolled, undecided requests of a modality by the pack's criteria."""
     from licensing.applications.models import Application, ApplicationStatus
@@ -163,13 +175,25 @@ def pending_ranking(modality: str) -> Ranking:
     def cnh(a):
         return rules.held_for(a.cnh_first_issued, today) if a.cnh_first_issued else (0, 0, 0)
 
+    proving = proving_items(pack, modality)
+    codes = {code for items in proving.values() for code in items}
+    statuses: dict[int, dict[str, str]] = {}
+    if codes and apps:  # one query for the current version of every proving item of every request
+        for app_id, code, doc_status in ApplicationDocument.objects.filter(
+                application__in=apps, superseded_by__isnull=True, type__in=codes).values_list(
+                "application_id", "type", "status"):
+            statuses.setdefault(app_id, {})[code] = doc_status
+    judged = list(dict.fromkeys([*criteria, *proving]))
     entries = []
     for a in apps:
         years, months, days = cnh(a)
+        mine = statuses.get(a.pk, {})
+        proofs = tuple((c, rules.criterion_proof(c, proving.get(c, []), mine)) for c in judged)
         entries.append(rules.RankingEntry(
             key=a, renewal=a.kind == "renewal", cnh_years=years, cnh_months=months, cnh_days=days,
             vehicle_year=a.vehicle.manufacture_year if a.vehicle else 0, cnh_points=a.cnh_points,
-            schooling=a.schooling, dependents=a.dependents, bid=a.bid_amount, submitted_at=a.submitted_at))
+            schooling=a.schooling, dependents=a.dependents, bid=a.bid_amount, submitted_at=a.submitted_at,
+            proofs=proofs))
     return Ranking(modality, criteria, rules.rank(entries, criteria), slots, current, free, basis,
                    renewals_compete=binds)
 
@@ -227,7 +251,8 @@ def _applies_to_holder_type(item: dict) -> bool:
 
 
 def current_documents(application: Application) -> dict[str, ApplicationDocument]:
-    return {d.type: d for d in application.documents.filter(superseded_by__isnull=True)}
+    return {d.type: d for d in application.documents.filter(superseded_by__isnull=True).select_related(
+        "carried_from__application", "carried_from__reviewed_by")}
 
 
 def _receipt_waived_by_paid_tff(application: Application) -> str:
@@ -313,3 +338,23 @@ def plate_conflict(application: Application) -> PlateConflict | None:
              .exclude(holder_id=application.applicant_id).select_related("holder").first())
     found = PlateConflict(application.vehicle.display_plate, others, grant)
     return found if found else None
+
+
+def accepted_photos(person_ids: list[int], codes: list[str]) -> dict[int, ApplicationDocument]:
+    """Each person's latest accepted photograph: a current, not purged file of one of the pack's
+    photo items (``codes``), sent for them as holder (their own application) or as an auxiliary
+    driver named in an application. Keyed by person id; people without one are absent."""
+    if not person_ids or not codes:
+        return {}
+    docs = (ApplicationDocument.objects
+            .filter(code__in=codes, status=DocumentStatus.ACCEPTED, superseded_by__isnull=True, purged_at__isnull=True)
+            .filter(Q(auxiliary__isnull=True, application__applicant_id__in=person_ids)
+                    | Q(auxiliary__person_id__in=person_ids))
+            .exclude(file="")
+            .select_related("application", "auxiliary")
+            .order_by("-reviewed_at", "-id"))
+    out: dict[int, ApplicationDocument] = {}
+    for doc in docs:
+        person_id = doc.auxiliary.person_id if doc.auxiliary_id else doc.application.applicant_id
+        out.setdefault(person_id, doc)
+    return out

@@ -117,8 +117,9 @@ def application_create(*, actor, applicant, kind: str, modality: str, vehicle: d
     """Create a draft application after judging every entry rule that the data allows."""
     pack = regulation.current()
     auxiliaries = auxiliaries or []
-    if not pack.has_modality(modality):
-        raise ValidationError({"modality": [f"A legislação de {pack.display_name} não prevê {modality}."]})
+    closed = pack.modality_refusal(modality)  # unknown (400), or left to a decree not yet in force (409)
+    if closed is not None:
+        raise closed
     _check_data(vehicle, auxiliaries, applicant, driver)
     violations = entry_violations(applicant=applicant, kind=kind, modality=modality, vehicle=vehicle, driver=driver,
                                   auxiliaries=auxiliaries, bid_amount=bid_amount, steps=steps)

@@ -150,7 +150,8 @@ def connect() -> None:
         MenuItem("Meu perfil", "licensing-profile", (Role.APPLICANT,), 25),
         MenuItem("Requerimentos", "licensing-queue", (Role.CLERK, Role.ADMIN), 20, group="Atendimento"),
         MenuItem("Editais", "licensing-calls", (Role.CLERK, Role.ADMIN), 22, group="Atendimento"),
-        MenuItem("Publicações", "licensing-publications", (Role.CLERK, Role.ADMIN), 23, group="Atendimento"),
+        MenuItem("Publicações no Diário Oficial", "licensing-publications", (Role.CLERK, Role.ADMIN, Role.JUDGE), 23,
+                 group="Atendimento"),
         MenuItem("Classificação", "licensing-ranking", (Role.CLERK, Role.ADMIN), 24, group="Atendimento"),
         MenuItem("Vistorias", "licensing-agent-inspections", (Role.AGENT,), 20),
     )

@@ -231,7 +231,7 @@ class QuotaState:
 def quota_states() -> list[QuotaState]:
     pack = regulation.current()
     out = []
-    for modality in pack.modalities:
+    for modality in pack.in_force_modalities:  # a modality waiting for its decree has no slots yet
         found = slots_for(pack, modality)
         if found is None:
             continue
@@ -288,3 +288,44 @@ def act_chain(authorization: Authorization) -> list[ChainLink]:
         links.append(ChainLink("alvara", al.doc_name, al.number, al.issued_at, what, words, in_force,
                                reverse("api-alvara-pdf", args=[al.pk])))
     return sorted(links, key=lambda link: link.issued_at)
+
+
+# --- public verification by code (the cold path of the QR code) ------------------------------
+AUTHORIZATION_VERIFICATION_COLUMNS = (
+    "id", "number", "act_name", "modality", "status", "valid_until", "suspended_until", "verification_code",
+    "legal_basis", "holder__name", "holder__first_name", "holder__last_name", "vehicle_id", "vehicle__plate",
+    "vehicle__make", "vehicle__model", "vehicle__color",
+)
+
+
+def _issued_column(model, kind: str, column: str):
+    """A column of the stored PDF of each row (portal.issued, one per object and kind), as a subquery."""
+    from django.db.models import CharField, OuterRef, Subquery
+    from django.db.models.functions import Cast
+
+    from portal.models import IssuedDocument
+
+    return Subquery(IssuedDocument.objects.filter(
+        object_type=model._meta.label_lower, kind=kind, object_id=Cast(OuterRef("pk"), CharField()),
+    ).order_by().values(column)[:1])
+
+
+def authorization_verification_row(code: str, **annotations) -> dict | None:
+    """What the public verification of a grant act shows, in one query and no model instance:
+    the act's columns, its holder's name, its vehicle, whether it has acts of amendment (then
+    the caller takes the full path), the hash and signer of its stored PDF, and the caller's
+    ``annotations`` (other rooms' facts about the act: licensing.requests' auxiliary drivers).
+    ``code`` is normalized; codes are unique, so no ORDER BY (the model's default ordering
+    would add a sort to a one-row lookup)."""
+    from django.db.models import Exists, OuterRef
+
+    from licensing.grants.models import Amendment
+
+    rows = (Authorization.objects.filter(verification_code=code).order_by()
+            .annotate(has_amendments=Exists(Amendment.objects.filter(authorization=OuterRef("pk"))),
+                      pdf_sha256=_issued_column(Authorization, "authorization", "sha256"),
+                      pdf_signed=_issued_column(Authorization, "authorization", "signed"),
+                      pdf_signer=_issued_column(Authorization, "authorization", "signer"), **annotations)
+            .values(*AUTHORIZATION_VERIFICATION_COLUMNS, "has_amendments", "pdf_sha256", "pdf_signed",
+                    "pdf_signer", *annotations)[:1])
+    return next(iter(rows), None)

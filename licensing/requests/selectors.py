@@ -179,6 +179,16 @@ def registered_driver_role(authorization: Authorization | None, cpf: str, today)
     return None
 
 
+def registered_drivers(authorization: Authorization, today) -> list[tuple[str, object]]:
+    """The people registered to drive this grant's vehicle besides the holder, in the order the
+    road check lists them: the active auxiliary drivers, then the preposto in office on ``today``."""
+    auxiliaries = AuxiliaryDriver.objects.filter(authorization=authorization, status=AuxiliaryStatus.ACTIVE) \
+        .select_related("person").order_by("added_on", "id")
+    prepostos = Preposto.objects.filter(Q(ended_on__isnull=True) | Q(ended_on__gt=today), authorization=authorization,
+                                        starts_on__lte=today).select_related("person")
+    return [("condutor auxiliar", a.person) for a in auxiliaries] + [("preposto", p.person) for p in prepostos]
+
+
 def yearly_overdue_open(limit: int = 50) -> list[YearlyNotice]:
     """Overdue yearly obligations not yet regularised (the clerk's queue shows them)."""
     return list(
@@ -200,3 +210,16 @@ def amendment_preview(req: LifecycleRequest) -> dict:
             "amends": auth, "holder": auth.holder.display_name, "vehicle": auth.vehicle,
             "modality": pack.modality_label(auth.modality), "valid_until": auth.valid_until,
             "kind": req.get_kind_display()}
+
+
+def has_active_auxiliaries():
+    """An Exists() of the outer grant's active auxiliary drivers (for a values() row)."""
+    from django.db.models import Exists, OuterRef
+
+    return Exists(AuxiliaryDriver.objects.filter(authorization=OuterRef("pk"), status=AuxiliaryStatus.ACTIVE))
+
+
+def active_auxiliary_names(authorization_id: int) -> list[tuple[str, str, str]]:
+    """(name, first_name, last_name) of the grant's active auxiliary drivers, in the order added."""
+    return list(AuxiliaryDriver.objects.filter(authorization_id=authorization_id, status=AuxiliaryStatus.ACTIVE)
+                .order_by("id").values_list("person__name", "person__first_name", "person__last_name"))

@@ -36,11 +36,6 @@ def seed_transit_demo(users: dict, stdout, *, sample_data: bool = False) -> None
         bidding_closed_on=today - timedelta(days=20), classified=[first, second],
         justification_act="Ato de justificação publicado na imprensa oficial",
     )
-    svc.concession_contract_sign(actor=clerk, concession=concession, signed_on=today - timedelta(days=12),
-                                 contract_number="Contrato nº 10/2026")
-    svc.concession_service_start(actor=clerk, concession=concession, started_on=today - timedelta(days=10))
-    svc.concession_clauses_record(actor=clerk, concession=concession,
-                                  checked=[c["code"] for c in svc.pack_list(pack, "clauses")])
     line = svc.busline_create(
         actor=clerk, concession=concession, code="L01", name="Rodoviária — Centro — Distrito",
         segments=[Segment("Rodoviária", "Praça Central", Decimal("2.4"), "urban"),
@@ -50,9 +45,16 @@ def seed_transit_demo(users: dict, stdout, *, sample_data: bool = False) -> None
                   "saturday": ["06:30", "12:00"], "sunday": ["08:00"]},
     )
     svc.fare_set(actor=clerk, line=line, zone="urban", amount=Decimal("4.50"), decree="Decreto nº 100/2026",
-                 announced_on=today - timedelta(days=20), effective_from=today - timedelta(days=10))
+                 announced_on=today - timedelta(days=20), effective_from=today - timedelta(days=13))
     svc.fare_set(actor=clerk, line=line, zone="rural", amount=Decimal("6.80"), decree="Decreto nº 100/2026",
-                 announced_on=today - timedelta(days=20), effective_from=today - timedelta(days=10))
+                 announced_on=today - timedelta(days=20), effective_from=today - timedelta(days=13))
+    # the lines and fares of the bidding are registered before the signature: the contract,
+    # frozen when signed, carries them
+    svc.concession_contract_sign(actor=clerk, concession=concession, signed_on=today - timedelta(days=12),
+                                 contract_number="Contrato nº 10/2026")
+    svc.concession_service_start(actor=clerk, concession=concession, started_on=today - timedelta(days=10))
+    svc.concession_clauses_record(actor=clerk, concession=concession,
+                                  checked=[c["code"] for c in svc.pack_list(pack, "clauses")])
     svc.bus_register(actor=clerk, concession=concession, plate="RTE4B56", category="onibus", seated=42, standing=10,
                      make="Mercedes-Benz", model="OF-1721", manufacture_year=2022)
     svc.complaint_file(line=line, text="O ônibus das 06:30 passou adiantado na Praça Central.",

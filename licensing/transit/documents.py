@@ -1,5 +1,12 @@
 """The concession contract of collective transport as a PDF (its articles: the pack's
-``[collective_transport.articles]`` ``contract``)."""
+``[collective_transport.articles]`` ``contract``).
+
+The contract is frozen at signing (portal.issued.frozen_pdf, signed like the other issued
+documents): the PDF says what was agreed that day — the lines and itineraries then registered,
+the fares then in force, the original term — and the same bytes are served ever after. What
+changes later has a record of its own (an itinerary version by aditivo, art. 7; a fare decree,
+art. 17; a renewal, art. 25; the staff's check of the essential clauses, art. 9), never a new
+rendering of the contract."""
 
 from __future__ import annotations
 
@@ -7,8 +14,10 @@ from licensing.transit import selectors as sel
 from licensing.transit import services as svc
 from licensing.transit.citations import articles, law_basis
 from licensing.transit.models import Concession
+from licensing.transit.rules import concession_term_end
 from portal import regulation
 from portal.dates import long_date as _long_date
+from portal.issued import frozen_pdf
 from portal.pdf import document_context as _base
 from portal.pdf import render_pdf
 from portal.validators import format_cpf
@@ -24,7 +33,9 @@ def _param(pack, key: str) -> tuple:
 
 
 def contract_context(concession: Concession) -> dict:
-    """Everything the contract shows, read from the concession and the pack (no rule re-implemented)."""
+    """Everything the contract shows as signed, read from the concession and the pack (no rule
+    re-implemented): dated on the day of signature, so a first rendering done later (a contract
+    signed before documents were frozen) still says what held that day."""
     if not (concession.concessionaire_id and concession.contract_number and concession.contract_signed_on):
         raise ContractNotSigned(f"A concessão nº {concession.number} ainda não tem contrato assinado.")
     pack = regulation.current()
@@ -35,20 +46,21 @@ def contract_context(concession: Concession) -> dict:
     max_renewals, _ = _param(pack, "concession.max_renewals")
     sign_days, sign_basis = _param(pack, "contract.sign_days")
     start_days, start_basis = _param(pack, "service.start_days")
-    today = pack.today()
+    signed_on = concession.contract_signed_on
     lines = []
     for line in sel.staff_lines(concession):
-        itinerary = sel.itinerary_in_force(line, today)
+        itinerary = sel.itinerary_in_force(line, signed_on)
         segments = list(itinerary.segments.all())
         lines.append({
             "line": line,
             "itinerary": itinerary,
             "stops": sel.stops(itinerary),
             "zones": sorted({s.get_zone_display() for s in segments}),
-            "fares": sorted(sel.fares_in_force(line, today).values(), key=lambda f: f.zone),
+            "fares": sorted(sel.fares_in_force(line, signed_on).values(), key=lambda f: f.zone),
         })
-    recorded = concession.clauses or {}
-    clauses = [{**c, "present": bool(recorded.get(c["code"]))} for c in svc.pack_list(pack, "clauses")]
+    # the essential clauses the law requires of every contract (art. 9), as clauses of the
+    # contract; the staff's check of them is a record of its own (ContractClauseReview)
+    clauses = svc.pack_list(pack, "clauses")
     ctx = _base(pack, title="Contrato de concessão", number=concession.contract_number,
                 legal_basis=law_basis(pack, "contract"))
     ctx.update({
@@ -68,12 +80,25 @@ def contract_context(concession: Concession) -> dict:
         "start_basis": start_basis,
         "lines": lines,
         "clauses": clauses,
-        "missing_clauses": [c for c in clauses if not c["present"]],
-        "signed_date": _long_date(concession.contract_signed_on),
+        "term_start": signed_on,
+        "term_end": concession_term_end(signed_on, int(term_years)) if term_years else None,
+        "signed_date": _long_date(signed_on),
         "number_label": "nº",
     })
     return ctx
 
 
-def concession_contract_pdf(concession: Concession) -> bytes:
+def render_contract(concession: Concession) -> bytes:
     return render_pdf("licensing/transit/pdf/contract.html", contract_context(concession))
+
+
+def concession_contract_pdf(concession: Concession) -> bytes:
+    """The contract as signed: rendered and signed once, then the same bytes forever."""
+    if not (concession.concessionaire_id and concession.contract_number and concession.contract_signed_on):
+        raise ContractNotSigned(f"A concessão nº {concession.number} ainda não tem contrato assinado.")
+    pack = regulation.current()
+    return frozen_pdf(
+        concession, kind="contract", render=lambda: render_contract(concession), number=concession.contract_number,
+        reason=f"Contrato de concessão nº {concession.contract_number} (concessão nº {concession.number})",
+        location=f"{pack.name}/{pack.uf}",
+    ).pdf

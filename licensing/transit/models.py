@@ -30,6 +30,7 @@ __all__ = [
     "ConcessionStatus",
     "CONCESSION_TRANSITIONS",
     "Concessionaire",
+    "ContractClauseReview",
     "DefaultProceeding",
     "DefaultStatus",
     "DEFAULT_TRANSITIONS",
@@ -147,7 +148,6 @@ class Concession(TenantModel):
     term_start = models.DateField("início do prazo", null=True, blank=True)
     term_end = models.DateField("fim do prazo", null=True, blank=True)
     renewals = models.PositiveSmallIntegerField("renovações", default=0)
-    clauses = models.JSONField("cláusulas essenciais conferidas", default=dict, blank=True)
     extinction_cause = models.CharField("causa da extinção", max_length=30, blank=True)
     extinction_act = models.CharField("ato de extinção", max_length=200, blank=True)
     extinct_on = models.DateField("extinta em", null=True, blank=True)
@@ -175,6 +175,31 @@ class Concession(TenantModel):
     @property
     def category_label(self) -> str:
         return category_label(self.category)
+
+
+class ContractClauseReview(TenantModel):
+    """The staff's check of which essential clauses (art. 9) the signed contract contains.
+
+    A record of its own, beside the contract and never inside it: the contract PDF is frozen at
+    signing (portal.issued), while this check may be done, or redone, later. Each check is a new
+    row (the latest one is in force); none is edited.
+    """
+
+    concession = models.ForeignKey(Concession, on_delete=models.PROTECT, related_name="clause_reviews",
+                                   verbose_name="concessão")
+    present = models.JSONField("cláusulas que constam do contrato", default=list,
+                               help_text="Códigos (incisos) das cláusulas essenciais conferidas.")
+    recorded_at = models.DateTimeField("conferida em", default=timezone.now)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+", verbose_name="conferida por")
+
+    class Meta:
+        verbose_name = "conferência das cláusulas essenciais"
+        verbose_name_plural = "conferências das cláusulas essenciais"
+        ordering = ["-recorded_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Cláusulas da concessão {self.concession_id} em {self.recorded_at:%d/%m/%Y}"
 
 
 class BidderStatus(models.TextChoices):

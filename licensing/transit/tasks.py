@@ -16,3 +16,17 @@ from portal.jobs import run_job
 @shared_task(acks_late=True, name="licensing.tasks_transit.transit_deadlines")
 def transit_deadlines() -> int:
     return run_job("transit_deadlines", transit_deadlines_sweep)
+
+
+@shared_task(acks_late=True, name="licensing.tasks_transit.freeze_contract")
+def freeze_contract(pk: int) -> bool:
+    """Render, sign and store the concession contract right after its signature was recorded
+    (idempotent: a contract already stored is left as it is)."""
+    from licensing.transit.documents import concession_contract_pdf
+    from licensing.transit.models import Concession
+
+    concession = Concession.objects.filter(pk=pk).first()
+    if concession is None or not concession.contract_signed_on:
+        return False
+    concession_contract_pdf(concession)
+    return True

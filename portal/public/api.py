@@ -110,12 +110,10 @@ class VerifyView(APIView):
 
     @extend_schema(responses={200: R.VERIFICATION, 404: R.NOT_VERIFIED})
     def get(self, request, code: str):
-        doc = selectors.document_by_code(code)
-        if doc is None:
+        found = selectors.verify_by_code(code, regulation.current())
+        if found is None:
             return api_cache(Response({"valid": False}, status=404), 60)
-        return api_cache(
-            Response(selectors.verification_of(doc, regulation.current()).as_api()), 60
-        )
+        return api_cache(Response(found.as_api()), 60)
 
 
 class OpenDataPagination(PageNumberPagination):

@@ -53,12 +53,14 @@ def _anonymous(request) -> bool:
 def cached_page(request, build, *, timeout: int, vary: str = ""):
     """Serve a public page from the cache for anonymous visitors (same URL, same data generation).
 
-    Pages for signed-in people (their name is in the header) are always rendered.
+    Pages for signed-in people (their name is in the header) are always rendered. When the
+    shared page cache (portal.page_cache) is in front of this request it keeps the answer, and
+    this one steps aside.
     """
     from django.http import HttpResponse
 
-    if request.method != "GET" or not _anonymous(request):
-        return build()
+    if request.method != "GET" or not _anonymous(request) or getattr(request, "public_page_cache", False):
+        return build()  # signed in; or portal.page_cache keeps this very answer in front of the stack
     raw = f"{request.get_full_path()}|{vary}"
     key = "page:" + hashlib.sha256(raw.encode()).hexdigest()
     hit = cache.get(key)

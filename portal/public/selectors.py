@@ -27,9 +27,8 @@ STATUS_LABELS = {
 
 
 def modalities(pack: Pack) -> list[str]:
-    """The pack's modalities, táxi first."""
-    order = ("taxi", "mototaxi")
-    return sorted(pack.modalities, key=lambda m: (order.index(m) if m in order else len(order), m))
+    """The pack's modalities in force, táxi first (one waiting for its decree is not shown)."""
+    return pack.in_force_modalities
 
 
 def public_name(user) -> str:
@@ -76,23 +75,57 @@ def open_data_stream(q: str = "", modality: str = ""):
 
 
 class CountedIds:
-    """The ids of current grants for a Paginator, whose count is kept in the cache while the
-    data stamp is unchanged: a page of the transparency list costs one indexed slice of ids,
-    not a COUNT over every current grant."""
+    """The ids of current grants (newest first: ``current_grant_ids`` orders by -id) for a
+    Paginator or DRF's pagination, without a COUNT nor an OFFSET per request.
+
+    The unfiltered list (every page of the transparency list, the deep ones included) is read
+    once per data stamp into its **page index** — every ``STRIDE``-th id and the total — kept
+    in the process; a page is then a keyset slice (``id <= the page's first id``, LIMIT), which
+    costs the same on page 1 and page 800. A search (``q``) is small: its count is kept in the
+    cache and its pages use OFFSET. The stamp (grants_fingerprint) changes with every grant or
+    audit entry, so a new, suspended or cancelled grant is in the list within its memo (2 s)."""
 
     ordered = True
+    STRIDE = 50
+    MAX_INDEXES = 32
+
+    _indexes: dict[str, tuple[int, list[int]]] = {}
 
     def __init__(self, q: str = "", modality: str = ""):
         self.q, self.modality = q, modality
         self.ids = current_grant_ids(q, modality)
+        self._index: tuple[int, list[int]] | None = None
 
-    def count(self) -> int:
+    def _key(self, prefix: str) -> str:
+        """The one place the keys of this list are built (what they depend on)."""
         import hashlib
 
+        raw = f"{self.q}|{self.modality}|{grants_fingerprint()}"
+        return prefix + hashlib.sha256(raw.encode()).hexdigest()
+
+    def page_index(self) -> tuple[int, list[int]]:
+        """(total, every STRIDE-th id from the newest): one pass over the ids per data stamp."""
+        if self._index is None:
+            key = self._key("open-data-index:")
+            found = self._indexes.get(key)
+            if found is None:
+                total, firsts = 0, []
+                for total, pk in enumerate(self.ids.iterator(chunk_size=10000), start=1):
+                    if (total - 1) % self.STRIDE == 0:
+                        firsts.append(pk)
+                found = (total, firsts)
+                if len(self._indexes) >= self.MAX_INDEXES:
+                    self._indexes.clear()
+                self._indexes[key] = found
+            self._index = found
+        return self._index
+
+    def count(self) -> int:
+        if not self.q:
+            return self.page_index()[0]
         from django.core.cache import cache
 
-        raw = f"{self.q}|{self.modality}|{grants_fingerprint()}"
-        key = "open-data-count:" + hashlib.sha256(raw.encode()).hexdigest()
+        key = self._key("open-data-count:")
         found = cache.get(key)
         if found is None:
             found = self.ids.count()
@@ -103,7 +136,15 @@ class CountedIds:
         return self.count()
 
     def __getitem__(self, item):
-        return self.ids[item]
+        if self.q or not isinstance(item, slice) or item.step or item.start is None or item.stop is None:
+            return self.ids[item]
+        total, firsts = self.page_index()
+        start, stop = max(item.start, 0), min(item.stop, total)
+        if start >= stop:
+            return []
+        first = firsts[start // self.STRIDE]
+        skip = start % self.STRIDE  # within one stride: a short OFFSET from the keyset
+        return list(self.ids.filter(pk__lte=first)[skip:skip + stop - start])
 
 
 # --- verification -------------------------------------------------------------------------
@@ -187,6 +228,25 @@ def document_by_code(code: str):
         return None
     for lookup in registry.verification_lookups():
         found = lookup.by_code(code)
+        if found is not None:
+            return found
+    return None
+
+
+def verify_by_code(code: str, pack: Pack) -> Verification | None:
+    """verification_of(document_by_code(code)): the public answer to a QR code. A lookup that
+    can build it straight from the code (``verification_by_code``: one query, no model
+    instances — the cold path under load) does; the others find the document and verify it."""
+    code = normalize_verification_code(code or "")
+    if not code or len(code) > 20:
+        return None
+    for lookup in registry.verification_lookups():
+        direct = getattr(lookup, "verification_by_code", None)
+        if direct is not None:
+            found = direct(code, pack)
+        else:
+            doc = lookup.by_code(code)
+            found = lookup.verification(doc, pack) if doc is not None else None
         if found is not None:
             return found
     return None

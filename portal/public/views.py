@@ -20,7 +20,7 @@ MONTH_ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "ou
 
 
 def _vary(pack) -> str:
-    return f"{pack.municipality_id}|{pack.version}|{pack.today()}"
+    return f"{pack.municipality_id}|{pack.version}|{pack.today()}|{','.join(pack.in_force_modalities)}"
 
 
 def section_crumbs(label: str | None = None) -> list[tuple[str, str | None]]:
@@ -87,8 +87,7 @@ class VerifyCodeView(View):
             # misses, while the same QR scanned again reveals nothing new.
             if throttled(request, "verify"):
                 return _too_many(request)
-            doc = selectors.document_by_code(code)
-            result = selectors.verification_of(doc, pack) if doc is not None else None
+            result = selectors.verify_by_code(code, pack)
             return render(
                 request,
                 "public/verify.html",
@@ -107,7 +106,8 @@ class VerifyCodeView(View):
         return public_cache(request, response, 30)
 
 
-ISSUED_KIND_LABELS = {"authorization": "ato de outorga", "amendment": "ato de alteração", "alvara": "alvará"}
+ISSUED_KIND_LABELS = {"authorization": "ato de outorga", "amendment": "ato de alteração", "alvara": "alvará",
+                      "contract": "contrato de concessão"}
 
 
 class CheckPdfView(View):

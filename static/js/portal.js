@@ -1,6 +1,27 @@
 // Progressive enhancement only: every page works without JavaScript.
 (function () {
   "use strict";
+  // eMAG access keys (Alt+1 content, Alt+2 menu, Alt+3 search, Alt+4 footer; the links of the
+  // accessibility bar carry accesskey="1…4"). The browser's own access keys differ between
+  // browsers (Alt+Shift in Firefox) and fire on a character event some key paths never send,
+  // so the same keys are also read here: the page jumps to the region and the focus lands on
+  // it, whichever path ran (doing it twice lands on the same element).
+  var jump = function (hash) {
+    var target = document.getElementById(hash.slice(1));
+    if (!target) { return false; }
+    if (location.hash !== hash) { history.pushState(null, "", hash); }
+    target.focus();
+    return true;
+  };
+  document.addEventListener("keydown", function (e) {
+    if (!e.altKey || e.ctrlKey || e.metaKey || !/^Digit[1-4]$/.test(e.code || "")) { return; }
+    var link = document.querySelector('.a11y-bar a[accesskey="' + e.code.slice(5) + '"]');
+    if (link && jump(link.hash)) { e.preventDefault(); }
+  });
+  document.addEventListener("click", function (e) {
+    var link = e.target.closest ? e.target.closest(".a11y-bar a[accesskey]") : null;
+    if (link && jump(link.hash)) { e.preventDefault(); }
+  });
   document.addEventListener("DOMContentLoaded", function () {
     // Move focus to the error summary so screen readers announce it.
     var summary = document.querySelector("[data-autofocus]");

@@ -92,6 +92,9 @@
     if (!box || !value) { return; }
     value.textContent = total === null ? "" : brl(total);
     box.hidden = total === null;
+    // on a phone the field can sit at the bottom of the screen: bring the total just into view
+    // (no animation, and nothing moves when it is already visible)
+    if (!box.hidden && box.scrollIntoView) { box.scrollIntoView({block: "nearest", behavior: "instant"}); }
   }
 
   function toggleBus(form) {

@@ -24,8 +24,19 @@ def test_a_taxi_only_law_shows_no_mototaxi(site, browser):
         assert tab.locator("#id_modality option[value='mototaxi']").count() == 0
 
 
-def test_both_modalities_keep_both_names(site, page):
+def test_a_modality_waiting_for_its_decree_is_named_once_the_decree_is_recorded(site, page):
+    # Alegre: mototáxi only by decree (Lei 3.703/2022, art. 29, parágrafo único)
+    from portal import regulation
+    from tests.factories import record_modality_decree
+
     page.goto(site + "/")
+    header = page.locator("header").inner_text()
+    assert "Táxi" in header and "mototáxi" not in header.lower()
+    page.goto(site + "/tarifas/")
+    assert "art. 29, parágrafo único" in page.locator(".missing-modalities").inner_text()
+    record_modality_decree("mototaxi")
+    regulation.invalidate()
+    page.goto(site + "/?decreto=1")  # another URL: the browser may keep the first answer for a minute
     assert "Táxi e Mototáxi" in page.locator("header").inner_text()
 
 

@@ -28,6 +28,8 @@ def _auto_api(w):
 ROWS = [
     # HTML
     Row("enforcement:lookup", only(("agente", "atendente", "admin")), query="?plate=ABC1D23"),
+    Row("enforcement:driver-photo", only(("agente",)), kwargs=lambda w: {"doc_id": w["driver_photo"].pk},
+        notes="the road check's photograph of a driver: agents only, never public"),
     Row("enforcement:catalogue", everyone(200)),
     Row("enforcement:list", only(STAFF)),
     Row("enforcement:new", only(("agente",))),
@@ -89,7 +91,8 @@ ROWS = [
     Row("enforcement:pdf", HOLDER_VIEW, kwargs=lambda w: {"pk": w["final"].pk, "doc": "dam"}),
     Row("enforcement:queue", only(("julgador",))),
     Row("enforcement:notice-queue", only(("atendente", "admin"))),
-    Row("enforcement:publication", only(("julgador", "atendente", "admin"))),
+    # the old "Diário Oficial" page redirects to the one publication desk (which checks the role)
+    Row("enforcement:publication", everyone(302)),
     Row("enforcement:mine", only(("requerente", "outsider"))),
     # API
     Row("api-infractions", {**API_AUTH, "*": 200}, api=True),
@@ -165,6 +168,7 @@ def build(world, personas):
                                            idempotency_key=f"matrix-{key}")
         return inf
 
+    world["driver_photo"] = _driver_photo(holder)
     world["auto"] = issue("auto")
     world["photo"] = ProofPhoto.objects.create(infraction=world["auto"], file=ContentFile(_PNG, name="f.png"),
                                                mime="image/png", uploaded_by=agent)
@@ -203,6 +207,27 @@ def build(world, personas):
     regular.refresh_from_db()
     services.fine_mark_paid(actor=clerk, fine=regular.fine, paid_on=today)
     world["regular"] = regular
+
+
+def _driver_photo(holder):
+    """The holder's accepted photograph, on a pack that asks for one (an item marked photo)."""
+    from django.core.files.base import ContentFile
+
+    from licensing.applications.models import Application, ApplicationDocument
+    from portal import regulation
+    from portal.models import Municipality
+
+    muni = Municipality.objects.get(is_active=True)
+    data = muni.pack
+    data["documents"].append({"code": "foto_matriz", "label": "Fotografia", "legal_basis": "Decreto de teste, art. 1",
+                              "applies_to": "both", "photo": True})
+    muni.pack = data
+    muni.save(update_fields=["pack"])
+    regulation.invalidate()
+    app = Application.objects.create(applicant=holder, modality="taxi", status="granted")
+    return ApplicationDocument.objects.create(application=app, type="foto_matriz", code="foto_matriz",
+                                              status="accepted", file=ContentFile(_PNG, name="foto.png"),
+                                              mime="image/png", size=len(_PNG))
 
 
 def _png() -> bytes:

@@ -1,6 +1,7 @@
 """The HTML journeys: agent, clerk, holder and julgador, the PDFs, immutability, queries."""
 
 import os
+import re
 from datetime import timedelta
 
 import pytest
@@ -46,6 +47,12 @@ def _chain_html(web, pack, grant, code, agent, clerk, judge, applicant, appeal=T
     page = web(judge).get(reverse("enforcement:judge", args=[inf.pk])).content.decode()
     assert "Penalidade que a lei impõe" in page
     r = web(judge).post(reverse("enforcement:judge", args=[inf.pk]), {"upheld": "1", "grounds": "Provas do agente."})
+    if r.status_code == 200:  # a decision that suspends or ends the grant is confirmed first
+        page = r.content.decode()
+        assert "Confirmar e registrar a decisão" in page
+        digest = re.search(r'name="digest" value="([0-9a-f]+)"', page).group(1)
+        r = web(judge).post(reverse("enforcement:judge", args=[inf.pk]),
+                            {"upheld": "1", "grounds": "Provas do agente.", "confirm": "1", "digest": digest})
     assert r.status_code == 302
     # the notice of the decision opens the appeal period
     r = web(clerk).post(reverse("enforcement:decision-notice", args=[inf.pk]), {"acknowledged_on": today.isoformat()})
@@ -79,8 +86,10 @@ def test_full_chain_itagiba_html_cassation_bars(web, itagiba, grant, agent, cler
     services.close_appeal_windows(due(itagiba.today(), 30) + timedelta(days=1))
     grant.refresh_from_db()
     assert grant.status == "cassada" and active_bar(applicant.cpf, itagiba.today()) is not None
-    page = web(judge).get(reverse("enforcement:publication")).content.decode()
-    assert inf.number in page and "Cassação" in page
+    # the act of cassation waits on the one publication desk (the old page redirects there)
+    assert web(judge).get(reverse("enforcement:publication")).status_code == 302
+    page = web(judge).get(reverse("licensing-publications")).content.decode()
+    assert "Cassações" in page and f"{grant.act_name} nº {grant.number}" in page
 
 
 def test_full_chain_arapora_html(web, arapora, grant, agent, clerk, judge, applicant):

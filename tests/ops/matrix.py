@@ -5,6 +5,10 @@ CLERKS = ("atendente", "admin")
 ROWS = [
     Row("ops-jobs", only(CLERKS)),
     Row("ops-aged-vehicles", only(CLERKS)),
+    Row("ops-modality-decrees", only(("admin",))),
+    Row("ops-modality-decrees", only(("admin",), ok=302), method="post",
+        data=lambda w: {"modality": "mototaxi", "number": "Decreto nº 78/2026",
+                        "act_date": w["today"]}),
     Row("ops-staff", only(("admin",))),
     Row("ops-staff-revoke", only(("admin",), ok=302), method="post",
         kwargs=lambda w: {"pk": w["staff_assignment"].pk}, data=lambda w: {"reason": "Fim da designação"}),

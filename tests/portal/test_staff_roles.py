@@ -85,7 +85,7 @@ def test_only_staff_roles_are_granted_per_municipality(alegre):
 def test_the_migration_turns_staff_groups_into_assignments_of_the_municipality_in_service(alegre):
     from django.apps import apps
 
-    migration = importlib.import_module("portal.migrations.0008_staff_assignments")
+    migration = importlib.import_module("portal.migrations.0009_staff_assignments")
     person = make_user("legado", None)
     person.groups.add(Group.objects.get_or_create(name="julgador")[0])
     person.groups.add(Group.objects.get_or_create(name="requerente")[0])

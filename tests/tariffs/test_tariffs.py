@@ -415,6 +415,7 @@ def test_two_tables_for_the_same_date_conflict(alegre_db, admin_user):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_publications_for_the_same_date_store_one_table(admin_user):
     """Two publishers at the same moment: one table, the other gets the conflict (PostgreSQL)."""
+    import contextvars
     import threading
 
     from django.db import connection
@@ -437,7 +438,7 @@ def test_concurrent_publications_for_the_same_date_store_one_table(admin_user):
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=publish, args=(n,)) for n in (1, 2)]
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(publish, n)) for n in (1, 2)]
     for t in threads:
         t.start()
     for t in threads:
@@ -466,9 +467,14 @@ def test_a_service_the_law_does_not_have_is_named_as_such(db, client):
 
 
 def test_a_service_without_a_decree_yet_says_so(alegre_db, client):
-    # Lei 3.703/2022, art. 29, parágrafo único: mototáxi by decree, no table published yet
+    # Lei 3.703/2022, art. 29, parágrafo único: mototáxi by decree; before the decree the answer cites it
     r = client.get(TARIFFS, {"modality": "mototaxi"})
     assert r.status_code == 404
+    assert "art. 29, parágrafo único" in r.json()["errors"]["modality"][0]
+    from tests.factories import record_modality_decree as record_decree
+
+    record_decree("mototaxi")  # the decree opens the service: now only the table is missing
+    r = client.get(TARIFFS, {"modality": "mototaxi"})
     assert r.json()["errors"]["modality"] == ["Ainda não há tabela de tarifas de mototáxi publicada."]
 
 

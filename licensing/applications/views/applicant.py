@@ -416,12 +416,14 @@ class ApplicationDetailView(RoleRequiredMixin, View):
         items = []
         result = _pop_upload_error(request, app) if is_owner else {"errors": {}, "received": []}
         open_reqs = [r for r in app.requirements.all() if r.is_open]
+        validity = {d["code"]: d.get("validity") for d in regulation.current().data.get("documents", [])}
         for item in required_documents(app):
             doc = sent.get(item.code)
             can_upload = is_owner and app.status in OPEN_APPLICATION_STATUSES and (
                 doc is None or doc.status == DocumentStatus.REJECTED
                 or any(r.document_type in ("", item.code) for r in open_reqs))
             items.append({"item": item, "doc": doc, "can_upload": can_upload, "waived": item.code == waived,
+                          "dated": validity.get(item.base_code) == "dated",
                           "error": result["errors"].get(item.code, ""), "received": item.code in result["received"],
                           "review_form": ReviewForm(prefix=f"d{doc.pk}") if doc else None})
         inspection = app.inspections.select_related("agent").order_by("-scheduled_for", "-id").first()

@@ -38,6 +38,7 @@ from licensing.applications.selectors import (
     approval_blockers,
     approval_preview,
     pending_ranking,
+    proving_items,
     required_documents,
 )
 from licensing.applications.views.applicant import (
@@ -123,11 +124,12 @@ class DocumentReviewView(ClerkActionView):
         doc = get_object_or_404(ApplicationDocument, pk=doc_id, application=app)
         form = ReviewForm(request.POST, prefix=f"d{doc.pk}")
         if not form.is_valid():
-            messages.error(request, "Escolha aceitar ou recusar o documento.")
+            messages.error(request, "Informe a validade como DD/MM/AAAA." if "valid_until" in form.errors
+                           else "Escolha aceitar ou recusar o documento.")
             return redirect("licensing-application", pk=app.pk)
         try:
             applications_review.document_review(actor=request.user, document=doc, accepted=form.cleaned_data["accepted"],
-                                     reason=form.cleaned_data["reason"])
+                                     reason=form.cleaned_data["reason"], valid_until=form.cleaned_data["valid_until"])
         except SERVICE_ERRORS as exc:
             text = _message(exc)
             messages.error(request, text)
@@ -239,11 +241,20 @@ class RankingView(RoleRequiredMixin, View):
         modality = request.GET.get("modality") if request.GET.get("modality") in modalities else modalities[0]
         ranking = pending_ranking(modality)
         criteria, free = ranking.criteria, ranking.free
+        admission = [c for c in proving_items(pack, modality) if c not in criteria]
+
+        def cell(entry, criterion, value):  # the value and whether it is proven or only declared
+            state = entry.proof_of(criterion)
+            return {"value": value, "proof": state, "proof_label": rules.PROOF_LABELS[state]}
+
         rows = [{"position": i, "application": e.key, "within": ranking.within(i),
-                 "values": [rules.criterion_display(e, c) for c in criteria]}
+                 "values": [cell(e, c, rules.criterion_display(e, c)) for c in criteria],
+                 "admission": [cell(e, c, "") for c in admission]}
                 for i, e in enumerate(ranking.entries, start=1)]
         return render(request, "licensing/applications/ranking.html", {
             "modality": modality, "modalities": [(m, pack.modality_label(m)) for m in modalities],
+            "admission": [rules.ADMISSION_LABELS.get(c, c) for c in admission],
+            "colspan": len(criteria) + len(admission) + 4,
             "criteria": [rules.RANKING_LABELS.get(c, c) for c in criteria], "criteria_basis": pack.basis(
                 "ranking.criteria", modality), "rows": rows, "slots": ranking.slots, "current": ranking.current,
             "free": free, "quota_basis": ranking.quota_basis, "exceeds": ranking.exceeds,

@@ -1,9 +1,13 @@
-"""The clerk's pages of the publication in the Diário Oficial: what is pending, the lists
-prepared (PDF and plain text) and the record of the day each came out."""
+"""The one publication desk of the staff: what the law requires in the Diário Oficial and is
+pending (acts of the grants and, from enforcement, the decisions of appeals), the lists prepared
+(PDF and plain text) and the record of the day each came out. The clerk prepares and records; the
+julgador, whose decisions go there too, reads it (the old "Diário Oficial" page of enforcement,
+/fiscalizacao/publicacao/, redirects here)."""
 
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -13,10 +17,22 @@ from licensing.applications import publication as svc
 from licensing.applications.models import Publication
 from portal import regulation
 from portal.actions import ActionView
-from portal.roles import Role
+from portal.roles import Role, has_role
 from portal.views import RoleRequiredMixin
 
 DESK = (Role.CLERK, Role.ADMIN)
+READERS = (*DESK, Role.JUDGE)
+
+
+class ReadersMixin:
+    """GET for the desk and the julgador; POST (prepare, record) for the desk only."""
+
+    roles = READERS
+
+    def post(self, request, *args, **kwargs):
+        if not has_role(request.user, *DESK):
+            raise PermissionDenied("Só o atendimento prepara e registra as publicações.")
+        return super().post(request, *args, **kwargs)
 
 
 class PrepareForm(forms.Form):
@@ -37,10 +53,8 @@ def _crumbs(label: str | None = None) -> list:
     return [base] + ([(label, None)] if label else [])
 
 
-class PublicationsView(ActionView):
+class PublicationsView(ReadersMixin, ActionView):
     """GET the pending acts and the lists prepared; POST prepares a new list of what is pending."""
-
-    roles = DESK
     form_class = PrepareForm
     template_name = "licensing/applications/publications.html"
 
@@ -54,7 +68,8 @@ class PublicationsView(ActionView):
                 "pending_count": sum(len(v) for v in pending.values()),
                 "required": svc.required_sections(pack), "basis": pack.basis("publication.required_for"),
                 "extends": pack.param("publication.extends_validity"),
-                "publications": Publication.objects.order_by("-prepared_at", "-id")[:50]}
+                "publications": Publication.objects.order_by("-prepared_at", "-id")[:50],
+                "can_prepare": has_role(self.request.user, *DESK)}
 
     def perform(self, obj, data: dict):
         return svc.publication_prepare(actor=self.request.user)
@@ -66,10 +81,8 @@ class PublicationsView(ActionView):
         return f"Publicação nº {result.number} preparada: envie o texto ao Diário Oficial e registre a data."
 
 
-class PublicationView(ActionView):
+class PublicationView(ReadersMixin, ActionView):
     """GET one list (text, PDF, publication data); POST records the day it was published."""
-
-    roles = DESK
     form_class = RecordForm
     template_name = "licensing/applications/publication.html"
 
@@ -77,7 +90,8 @@ class PublicationView(ActionView):
         return get_object_or_404(Publication, pk=self.kwargs["pk"])
 
     def context(self, obj, form) -> dict:
-        return {"form": form, "obj": obj, "crumbs": _crumbs(f"Publicação nº {obj.number}")}
+        return {"form": form, "obj": obj, "crumbs": _crumbs(f"Publicação nº {obj.number}"),
+                "can_prepare": has_role(self.request.user, *DESK)}
 
     def perform(self, obj, data: dict):
         return svc.publication_record(actor=self.request.user, publication=obj, published_on=data["published_on"],
@@ -93,7 +107,7 @@ class PublicationView(ActionView):
 class PublicationFileView(RoleRequiredMixin, View):
     """The list as prepared: the frozen PDF, or the plain text for the Diário Oficial."""
 
-    roles = DESK
+    roles = READERS
     fmt = "pdf"
 
     def get(self, request, pk: int):

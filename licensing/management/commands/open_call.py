@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from licensing.applications.calls import call_open
 from portal.management.municipality_option import add_municipality_argument, municipality_scope
+from portal.refusals import SERVICE_ERRORS, refusal_message
 
 
 def _date(value: str) -> date:
@@ -41,8 +41,8 @@ class Command(BaseCommand):
             try:
                 call, created = call_open(actor=None, modality=options["modality"], start=_date(options["start"]),
                                           end=_date(options["end"]), slots=options["slots"], min_bid=min_bid)
-            except ValidationError as exc:
-                raise CommandError("; ".join(exc.messages)) from exc
+            except SERVICE_ERRORS as exc:
+                raise CommandError(refusal_message(exc)) from exc
             verb = "Edital aberto" if created else "Edital já existia"
             slots = f"{call.slots} vaga(s)" if call.slots is not None else "vagas livres da cota"
             self.stdout.write(self.style.SUCCESS(f"{verb}: {call} (id {call.pk}; {slots})."))

@@ -104,8 +104,9 @@ def concession_json(c: Concession, *, detail: bool = False) -> dict:
                             for k, v in sel.concession_deadlines(pack, c).items()}
         out["classified"] = [{"position": b.position, "company": company_json(b.concessionaire, staff=True),
                               "status": b.status, "called_on": _d(b.called_on)} for b in c.classified.all()]
+        present = svc.current_clauses(c)
         out["clauses"] = [{"code": cl["code"], "label": cl["label"], "legal_basis": cl["legal_basis"],
-                           "present": bool((c.clauses or {}).get(cl["code"]))}
+                           "present": bool(present.get(cl["code"]))}
                           for cl in svc.pack_list(pack, "clauses")]
         out["lines"] = [{"id": ln.pk, "code": ln.code, "name": ln.name} for ln in c.lines.all()]
         out["buses"] = [bus_json(b) for b in c.buses.all()]

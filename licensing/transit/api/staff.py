@@ -187,7 +187,8 @@ class ClausesView(_Action):
     serializer_class = ClausesIn
 
     def act(self, obj, data, user):
-        return svc.concession_clauses_record(actor=user, concession=obj, checked=data["clauses"])
+        svc.concession_clauses_record(actor=user, concession=obj, checked=data["clauses"])
+        return obj
 
 
 @extend_schema_view(post=extend_schema(responses={200: R.CONCESSION}))

@@ -39,6 +39,8 @@ from licensing.transit.services.concessions import (  # noqa: F401
     concession_renew,
     concession_service_start,
     concessionaire_create,
+    current_clauses,
+    latest_clause_review,
     missing_clauses,
 )
 from licensing.transit.services.deadlines import (  # noqa: F401

@@ -17,6 +17,7 @@ from licensing.transit.models import (
     Concession,
     Concessionaire,
     ConcessionStatus,
+    ContractClauseReview,
     DefaultStatus,
     InterventionStatus,
 )
@@ -209,6 +210,7 @@ def concession_contract_sign(*, actor, concession: Concession, signed_on: date, 
                                  "term_end": locked.term_end.isoformat(), "term_basis": term_basis,
                                  "start_deadline": rules.service_start_deadline(signed_on, start_days).isoformat(),
                                  "start_basis": start_basis, "legal_basis": basis})
+            _freeze_contract_on_commit(locked)
             concession.refresh_from_db()
             return locked
         if violation.code != "contract_sign_deadline":
@@ -221,6 +223,15 @@ def concession_contract_sign(*, actor, concession: Concession, signed_on: date, 
         follow = f"Foi convocada a {nxt.position}ª classificada, {nxt.concessionaire}, nas condições da 1ª."
     raise RuleViolation(violation.code, f"{violation.message} {follow}", violation.legal_basis,
                         field="signed_on", conflict=True)
+
+
+def _freeze_contract_on_commit(concession: Concession) -> None:
+    """Once the signature commits, a worker renders, signs and stores the contract as signed
+    (outside the request and its locks); the first download does it if the worker has not yet."""
+    from licensing.transit.tasks import freeze_contract
+
+    pk = concession.pk
+    transaction.on_commit(lambda: freeze_contract.delay(pk))
 
 
 def concession_service_start(*, actor, concession: Concession, started_on: date) -> Concession:
@@ -284,8 +295,11 @@ def concession_renew(*, actor, concession: Concession) -> Concession:
 
 
 @transaction.atomic
-def concession_clauses_record(*, actor, concession: Concession, checked: Iterable[str]) -> Concession:
-    """Art. 9: which essential clauses the signed contract contains."""
+def concession_clauses_record(*, actor, concession: Concession, checked: Iterable[str]) -> ContractClauseReview:
+    """Art. 9: which essential clauses the signed contract contains.
+
+    A new review each time (the latest is in force), never written into the contract: its PDF
+    was frozen at signing and stays as signed."""
     pack = transit_pack()
     codes = [c["code"] for c in pack_list(pack, "clauses")]
     checked = set(checked)
@@ -293,17 +307,28 @@ def concession_clauses_record(*, actor, concession: Concession, checked: Iterabl
     if unknown:
         raise ValidationError({"clauses": [f"Cláusula desconhecida: {', '.join(sorted(unknown))}."]})
     locked = _locked(Concession, concession)
-    before = dict(locked.clauses or {})
-    locked.clauses = {code: code in checked for code in codes}
-    locked.save(update_fields=["clauses"])
+    before = current_clauses(locked)
+    review = ContractClauseReview.objects.create(concession=locked, present=[c for c in codes if c in checked],
+                                                 recorded_by=_user(actor))
     audit_log(actor=actor, obj=locked, action=AuditAction.CONCESSION_CLAUSES, reason="Cláusulas essenciais conferidas",
-              data={"before": before, "after": locked.clauses, "legal_basis": _law_basis(pack, "clauses")})
-    concession.refresh_from_db()
-    return locked
+              data={"before": before, "after": current_clauses(locked), "review": review.pk,
+                    "legal_basis": _law_basis(pack, "clauses")})
+    return review
+
+
+def latest_clause_review(concession: Concession) -> ContractClauseReview | None:
+    return concession.clause_reviews.order_by("-recorded_at", "-id").first()
+
+
+def current_clauses(concession: Concession) -> dict[str, bool]:
+    """The codes of the latest review, each ``True`` (an empty dict before any review)."""
+    review = latest_clause_review(concession)
+    return {code: True for code in review.present} if review is not None else {}
 
 
 def missing_clauses(pack, concession: Concession) -> list[dict]:
-    return [c for c in pack_list(pack, "clauses") if not (concession.clauses or {}).get(c["code"])]
+    present = current_clauses(concession)
+    return [c for c in pack_list(pack, "clauses") if not present.get(c["code"])]
 
 
 @transaction.atomic

@@ -124,10 +124,11 @@ class ClausesView(ActionView):
         return {"clauses": svc.pack_list(_pack(), "clauses")}
 
     def initial(self, obj):
-        return {"clauses": [k for k, v in (obj.clauses or {}).items() if v]}
+        return {"clauses": [k for k, v in svc.current_clauses(obj).items() if v]}
 
     def perform(self, obj, data):
-        return svc.concession_clauses_record(actor=self.request.user, concession=obj, checked=data["clauses"])
+        svc.concession_clauses_record(actor=self.request.user, concession=obj, checked=data["clauses"])
+        return obj
 
 
 class ExtinguishView(ActionView):

@@ -108,12 +108,15 @@ class ConcessionDetailView(StaffMixin, TemplateView):
         except Concession.DoesNotExist as exc:
             raise Http404 from exc
         clauses = svc.pack_list(pack, "clauses")
+        review = svc.latest_clause_review(concession)  # a record beside the contract, never printed in it
+        present = svc.current_clauses(concession)
         cats = {c["code"]: c for c in svc.categories(pack)}
         causes = {c["code"]: c for c in svc.pack_list(pack, "extinction_causes")}
         ctx.update(
             c=concession, category=cats.get(concession.category, {}),
             deadlines=sorted(sel.concession_deadlines(pack, concession).values(), key=lambda d: d["date"]),
-            clauses=[(cl, bool((concession.clauses or {}).get(cl["code"]))) for cl in clauses],
+            clauses=[(cl, bool(present.get(cl["code"]))) for cl in clauses],
+            clause_review=review,
             missing_clauses=len(svc.missing_clauses(pack, concession)),
             extinction=causes.get(concession.extinction_cause),
             interventions=[(i, sel.intervention_deadlines(pack, i)) for i in concession.interventions.all()],

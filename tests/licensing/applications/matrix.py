@@ -5,6 +5,7 @@ from tests.matrix import LOGIN, Row, only
 
 APPLICANTS = ("requerente", "outsider")
 CLERKS = ("atendente", "admin")
+PUBLICATION_READERS = (*CLERKS, "julgador")
 
 
 def _own(ok, outsider=404, others=403, anonymous=LOGIN, **extra):
@@ -56,14 +57,15 @@ ROWS = [
     Row("licensing-ranking", only(CLERKS)),
     Row("licensing-calls", only(CLERKS)),
     Row("licensing-calls", only(CLERKS, ok=400), method="post", data=lambda w: {}),
-    Row("licensing-publications", only(CLERKS)),
+    # the one publication desk: the julgador reads it (decisions of appeals go there); the desk prepares
+    Row("licensing-publications", only(PUBLICATION_READERS)),
     # the matrix's pack (Alegre) requires no publication: preparing one is refused (409)
     Row("licensing-publications", only(CLERKS, ok=409), method="post", data=lambda w: {}),
-    Row("licensing-publication", only(CLERKS), kwargs=lambda w: {"pk": w["publication"].pk}),
+    Row("licensing-publication", only(PUBLICATION_READERS), kwargs=lambda w: {"pk": w["publication"].pk}),
     Row("licensing-publication", only(CLERKS, ok=400), method="post", kwargs=lambda w: {"pk": w["publication"].pk},
         data=lambda w: {}),
-    Row("licensing-publication-pdf", only(CLERKS), kwargs=lambda w: {"pk": w["publication"].pk}),
-    Row("licensing-publication-txt", only(CLERKS), kwargs=lambda w: {"pk": w["publication"].pk}),
+    Row("licensing-publication-pdf", only(PUBLICATION_READERS), kwargs=lambda w: {"pk": w["publication"].pk}),
+    Row("licensing-publication-txt", only(PUBLICATION_READERS), kwargs=lambda w: {"pk": w["publication"].pk}),
     Row("licensing-agent-inspections", only(("agente",))),
     Row("licensing-inspection-record", only(("agente",)), kwargs=lambda w: {"pk": w["inspection"].pk}),
     Row("licensing-inspection-record", only(("agente",), ok=400), method="post",

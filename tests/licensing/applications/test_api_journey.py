@@ -23,6 +23,10 @@ JOURNEYS = [("alegre", "taxi"), ("alegre", "mototaxi"), ("itagiba", "taxi"), ("i
 @pytest.mark.parametrize("slug,modality", JOURNEYS)
 def test_full_journey(slug, modality, load_pack, api, applicant, clerk, agent):
     pack = load_pack(slug)
+    if pack.decree_requirement(modality):  # Alegre's mototáxi: only once its decree is recorded (art. 29, p. ú.)
+        from tests.factories import record_modality_decree
+
+        record_modality_decree(modality)
     open_call(modality)
     aux = 1
     app = create_and_submit(api, applicant, modality, auxiliaries=aux)

@@ -61,3 +61,26 @@ def test_all_pdfs(slug, load_pack, agent, tmp_path):
     else:
         with pytest.raises(LookupError):
             declaration_pdf(app)
+
+
+def test_the_parsed_stylesheet_is_kept_and_the_cascade_is_the_same():
+    """portal.pdf keeps each template's <style> parsed once (with the fonts it loads); the PDF
+    drawn with the kept stylesheet says the same as one drawn with the <style> in place."""
+    from pypdf import PdfReader
+
+    from portal import pdf
+
+    html = ('<!DOCTYPE html><html lang="pt-BR"><head><meta charset="utf-8"><title>T</title><style>'
+            'p { color: #123456; } p.x { font-weight: bold; }</style></head><body><p class="x">Ação ótima</p></body></html>')
+    stripped, sheet = pdf._split_styles(html)
+    assert "<style" not in stripped and "Ação" in stripped
+    assert pdf._split_styles(html)[1] is sheet  # parsed once
+    assert pdf._split_styles("<html><body>sem estilo</body></html>") == ("<html><body>sem estilo</body></html>", None)
+    from weasyprint import HTML
+
+    kept = HTML(string=stripped).write_pdf(stylesheets=[sheet], font_config=pdf._font_config())
+    inline = HTML(string=html).write_pdf()
+    import io
+
+    text = [PdfReader(io.BytesIO(b)).pages[0].extract_text() for b in (kept, inline)]
+    assert text[0] == text[1] and "Ação ótima" in text[0]

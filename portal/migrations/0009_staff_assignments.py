@@ -45,7 +45,7 @@ def groups_to_assignments(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('portal', '0007_tenancy'),
+        ('portal', '0008_merge_0007_modality_decree_0007_tenancy'),
     ]
 
     operations = [

@@ -1,0 +1,80 @@
+"""The transparency list's pages by keyset (CountedIds' page index) are exactly the OFFSET
+pages, at every page and page size, and follow a change of the data within the stamp."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from licensing.grants.services import authorization_set_status
+from licensing.models import Authorization
+from portal.public import selectors
+from portal.public.http import forget_grants_fingerprint
+from tests.factories import UserFactory, VehicleFactory, issue_authorization
+
+
+@pytest.fixture
+def many(alegre, monkeypatch):
+    """One grant through the service (its audit entry) and 60 bulk rows, 1 in 6 not current."""
+    monkeypatch.setattr(selectors.CountedIds, "STRIDE", 7)  # many strides with few rows
+    selectors.CountedIds._indexes.clear()
+    first, _ = issue_authorization()
+    today = alegre.today()
+    rows = []
+    for i in range(60):
+        holder = UserFactory(name=f"Titular {i}")
+        rows.append(Authorization(
+            number=f"{900 + i:06d}/{today.year}", act_name="Autorização", modality="taxi", holder=holder,
+            vehicle=VehicleFactory(owner=holder), status="cancelled" if i % 6 == 0 else "active",
+            issued_at=timezone.now() - timedelta(days=i), valid_from=today, valid_until=today + timedelta(days=900),
+            verification_code=f"KEYS-{i:04d}-TEST", legal_basis="teste"))
+    Authorization.objects.bulk_create(rows)
+    forget_grants_fingerprint()
+    return first
+
+
+def _offset_pages(per_page: int) -> list[list[int]]:
+    ids = list(selectors.current_grant_ids())
+    return [ids[i:i + per_page] for i in range(0, len(ids), per_page)]
+
+
+@pytest.mark.parametrize("per_page", [1, 5, 7, 10, 50])
+def test_every_page_is_the_offset_page(many, per_page):
+    expected = _offset_pages(per_page)
+    listed = selectors.CountedIds()
+    assert listed.count() == sum(map(len, expected)) == 51
+    got = [list(listed[i * per_page:(i + 1) * per_page]) for i in range(len(expected))]
+    assert got == expected
+    assert list(listed[51:60]) == [] and list(listed[50:100]) == expected[-1][-1:]
+
+
+def test_a_deep_page_costs_one_query_once_the_index_is_read(many):
+    listed = selectors.CountedIds()
+    listed.count()
+    with CaptureQueriesContext(connection) as queries:
+        again = selectors.CountedIds()
+        assert again.count() == 51
+        list(again[40:50])
+    assert len(queries) == 1
+
+
+def test_a_cancelled_grant_leaves_the_pages_and_a_search_uses_offset(many, admin_user):
+    before = selectors.CountedIds().count()
+    authorization_set_status(actor=admin_user, authorization=many, to="cancelled", reason="Cancelamento")
+    listed = selectors.CountedIds()
+    assert listed.count() == before - 1 and many.pk not in list(listed[0:51])
+    assert [list(listed[i:i + 10]) for i in range(0, 50, 10)] == _offset_pages(10)
+    found = selectors.CountedIds(q="Titular 1")
+    assert found.count() == len(list(selectors.current_grant_ids("Titular 1")))
+    assert list(found[0:3]) == list(selectors.current_grant_ids("Titular 1")[0:3])
+
+
+def test_the_api_and_the_page_show_the_same_deep_page(many, client):
+    api = client.get("/api/v1/authorizations/?page=3&page_size=10").json()
+    assert api["count"] == 51
+    numbers = [r["number"] for r in api["results"]]
+    expected = list(Authorization.objects.filter(pk__in=_offset_pages(10)[2]).order_by("-id")
+                    .values_list("number", flat=True))
+    assert numbers == expected

@@ -1,0 +1,83 @@
+"""The one-query verification of a grant act (verify_by_code) says exactly what the full path
+(document_by_code + verification_of) says, in every state the public answer depends on."""
+
+from datetime import date, timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from licensing.grants.models import Authorization
+from portal import regulation
+from portal.public import selectors
+from tests.factories import UserFactory, issue_authorization
+
+
+def _both(code: str):
+    pack = regulation.current()
+    doc = selectors.document_by_code(code)
+    full = selectors.verification_of(doc, pack) if doc is not None else None
+    return full, selectors.verify_by_code(code, pack)
+
+
+@pytest.fixture
+def grant(alegre):
+    auth, alvaras = issue_authorization(holder=UserFactory(name="Inês Simões Brandão"))
+    return auth, alvaras
+
+
+def test_a_grant_act_is_answered_alike_and_in_one_query(grant):
+    auth, _ = grant
+    full, fast = _both(auth.verification_code)
+    assert fast == full and fast.kind == "authorization" and fast.holder == "Inês Simões Brandão"
+    with CaptureQueriesContext(connection) as queries:
+        selectors.verify_by_code(auth.verification_code.lower(), regulation.current())
+    assert len(queries) == 1
+
+
+def test_the_stored_pdf_hash_and_signer_are_the_same(grant):
+    from licensing.grants.documents import authorization_pdf
+    from portal.models import IssuedDocument
+
+    auth, _ = grant
+    authorization_pdf(auth)
+    stored = IssuedDocument.objects.get(object_id=str(auth.pk), kind="authorization")
+    full, fast = _both(auth.verification_code)
+    assert fast == full and fast.sha256 == stored.sha256
+    assert fast.signer == (stored.signer if stored.signed else "")
+
+
+def test_suspended_expired_no_vehicle_and_nameless_holder(grant):
+    auth, _ = grant
+    today = regulation.current().today()
+    Authorization.objects.filter(pk=auth.pk).update(status="suspended", suspended_until=today + timedelta(days=9))
+    full, fast = _both(auth.verification_code)
+    assert fast == full and fast.suspended_until == today + timedelta(days=9) and not fast.valid
+    Authorization.objects.filter(pk=auth.pk).update(status="active", valid_from=today - timedelta(days=30),
+                                                  valid_until=today - timedelta(days=1))
+    full, fast = _both(auth.verification_code)
+    assert fast == full and fast.status == "expired"
+    Authorization.objects.filter(pk=auth.pk).update(vehicle=None)
+    type(auth.holder).objects.filter(pk=auth.holder_id).update(name="", first_name="", last_name="")
+    full, fast = _both(auth.verification_code)
+    assert fast == full and fast.plate == "" and fast.vehicle is None and fast.holder == "(nome não informado)"
+
+
+def test_auxiliary_drivers_are_listed_in_order(grant):
+    from licensing.requests.models import AuxiliaryDriver
+
+    auth, _ = grant
+    for name in ("Bia Auxiliar", "Caio Auxiliar"):
+        AuxiliaryDriver.objects.create(authorization=auth, person=UserFactory(name=name), cnh_number="02650306461",
+                                       cnh_category="B", cnh_first_issued=date(2005, 1, 1), cnh_ear=True,
+                                       added_on=date(2026, 1, 5))
+    full, fast = _both(auth.verification_code)
+    assert fast == full and fast.drivers == ["Inês Simões Brandão", "Bia Auxiliar", "Caio Auxiliar"]
+
+
+def test_alvaras_unknown_and_malformed_codes_take_the_full_path(itagiba):
+    _, alvaras = issue_authorization(holder=UserFactory(name="Luís Mendonça"))
+    full, fast = _both(alvaras[0].verification_code)
+    assert fast == full and fast.kind == "alvara"
+    assert _both("ZZZZ-ZZZZ-ZZZZ") == (None, None)
+    assert _both("") == (None, None) and _both("x" * 40) == (None, None)
