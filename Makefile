@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PACK ?= alegre
+# the municipalities `make run` loads, each with its demo data (PACK=itagiba make run: one only)
+PACKS ?= $(if $(PACK),$(PACK),alegre itagiba arapora)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -21,12 +22,14 @@ install: $(STAMP)
 # SITE_URL defaults to the address served (portal.settings.env.default_site_url).
 run: export HOST := $(HOST)
 run: export PORT := $(PORT)
-## make run: install, migrate, load the pack and demo data, serve with worker and beat.
+## make run: install, migrate, load every pack with its demo data, serve with worker and beat.
 run: install
-	@echo "Endereço dos links e QR: $${SITE_URL:-http://$(HOST):$(PORT)}"
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_regulation $(PACK)
-	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo --sample-data
+	@for pack in $(PACKS); do \
+	  DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_regulation $$pack || exit 1; \
+	  DEBUG=$${DEBUG:-1} $(BIN)/python manage.py seed_demo --municipality $$pack --sample-data || exit 1; \
+	done
+	@echo "Municípios: $(foreach p,$(PACKS),http://$(p).localhost:$(PORT)) — lista em http://$(HOST):$(PORT)"
 	DEBUG=$${DEBUG:-1} BIN=$(BIN) HOST=$(HOST) PORT=$(PORT) bash bin/serve
 
 ## make test: install what tests need and run the whole suite (e2e when Chromium is present).

@@ -41,7 +41,6 @@ def main() -> int:
     django.setup()
     from datetime import timedelta
 
-    from django.contrib.auth.models import Group
     from django.core.management import call_command
     from django.utils import timezone
     from rest_framework.test import APIClient
@@ -49,6 +48,7 @@ def main() -> int:
     from enforcement import selectors, services
     from enforcement.models import Infraction
     from portal import regulation
+    from portal.models import StaffAssignment
     from portal.roles import Role
     from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
@@ -65,7 +65,7 @@ def main() -> int:
     agent = UserFactory(role=Role.AGENT, registration_number="AG-9")
     clerk = UserFactory(role=Role.CLERK)
     judge = UserFactory(role=Role.JUDGE)
-    assert Group.objects.filter(name=Role.JUDGE).exists()
+    assert StaffAssignment.objects.filter(role=Role.JUDGE, user=judge).exists()
     holder = UserFactory()
     auth, _ = issue_authorization(holder=holder, vehicle=VehicleFactory(owner=holder),
                                   valid_from=pack.today() - timedelta(days=300))

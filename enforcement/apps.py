@@ -29,6 +29,9 @@ class EnforcementConfig(AppConfig):
         from enforcement import portal_providers
 
         portal_providers.register()  # public pages: through portal.registry
+        from enforcement import consortium_figures
+
+        consortium_figures.register()  # the consortium's aggregate figures
         from enforcement.services.fine_dam import on_fee_paid
         from licensing.fees.signals import fee_paid
 

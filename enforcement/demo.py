@@ -25,7 +25,7 @@ def seed_demo(users: dict, stdout, *, sample_data: bool = False) -> None:
     inf, created = infraction_issue(
         actor=agent, plate="DEM0A01", infraction_code=first, occurred_at=when,
         location="Praça da Matriz (demonstração)", description="Transporte de passageiros sem autorização (demonstração).",
-        idempotency_key="demo-auto-1",
+        idempotency_key=f"demo-auto-1-{pack.slug}",  # the key is unique across the installation
     )
     auth = (
         Authorization.objects.filter(status__in=["active", "suspended"], vehicle__isnull=False)
@@ -38,7 +38,7 @@ def seed_demo(users: dict, stdout, *, sample_data: bool = False) -> None:
         inf2, created2 = infraction_issue(
             actor=agent, plate=auth.vehicle.plate, infraction_code=code, occurred_at=when,
             location="Rodoviária (demonstração)", description="Infração de demonstração.",
-            driver_cpf=holder.cpf or "", idempotency_key="demo-auto-2",
+            driver_cpf=holder.cpf or "", idempotency_key=f"demo-auto-2-{pack.slug}",
         )
         if clerk is not None and inf2.status == "issued":
             infraction_notify(actor=clerk, infraction=inf2, acknowledged_on=pack.today())

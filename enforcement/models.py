@@ -12,7 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from portal.models import TRUNCATE_GUARD
+from portal import tenancy
+from portal.models import TRUNCATE_GUARD, TenantModel
 from portal.uploads import private_upload_path
 
 
@@ -62,10 +63,10 @@ INFRACTION_ISSUED_FIELDS = (
 )
 
 
-class Infraction(models.Model):
+class Infraction(TenantModel):
     """Auto de infração (PL 015/2025 art. 20; Lei 3.703/2022 art. 18; Lei 724/2008 art. 25)."""
 
-    number = models.CharField("número", max_length=12, unique=True)
+    number = models.CharField("número", max_length=12)
     verification_code = models.CharField("código de verificação", max_length=14, unique=True, null=True, blank=True)
     plate = models.CharField("placa", max_length=7, db_index=True)
     vehicle = models.ForeignKey(
@@ -125,6 +126,7 @@ class Infraction(models.Model):
     created_at = models.DateTimeField("lavrado em", default=timezone.now)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "number"], name="infraction_number_per_municipality")]
         verbose_name = "auto de infração"
         verbose_name_plural = "autos de infração"
         ordering = ["-occurred_at", "-id"]
@@ -181,7 +183,7 @@ class Infraction(models.Model):
         }[self.status]
 
 
-class ProofPhoto(models.Model):
+class ProofPhoto(TenantModel):
     infraction = models.ForeignKey(Infraction, on_delete=models.PROTECT, related_name="photos", verbose_name="auto")
     file = models.FileField("foto", upload_to=photo_upload_to)
     mime = models.CharField("tipo", max_length=40)
@@ -197,7 +199,7 @@ class ProofPhoto(models.Model):
         return f"Foto {self.pk} do auto {self.infraction_id}"
 
 
-class Notice(models.Model):
+class Notice(TenantModel):
     """Notificação da autuação: date of ciência, or refusal (PL 015/2025 art. 21, §2, III)."""
 
     infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="notice", verbose_name="auto")
@@ -207,9 +209,10 @@ class Notice(models.Model):
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
                                     verbose_name="registrado por")
     recorded_at = models.DateTimeField("registrado em", default=timezone.now)
-    number = models.CharField("número", max_length=12, unique=True)
+    number = models.CharField("número", max_length=12)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "number"], name="notice_number_per_municipality")]
         verbose_name = "notificação da autuação"
         verbose_name_plural = "notificações da autuação"
 
@@ -224,7 +227,7 @@ class FilingChannel(models.TextChoices):
     POST = "post", "pelo correio"
 
 
-class Defense(models.Model):
+class Defense(TenantModel):
     infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="defense", verbose_name="auto")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     text = models.TextField("razões da defesa")
@@ -242,9 +245,9 @@ class Defense(models.Model):
         return f"Defesa prévia do auto {self.infraction_id}"
 
 
-class Judgement(models.Model):
+class Judgement(TenantModel):
     infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="judgement", verbose_name="auto")
-    number = models.CharField("número da decisão", max_length=12, unique=True)
+    number = models.CharField("número da decisão", max_length=12)
     judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name="julgador")
     upheld = models.BooleanField("procedente")
     grounds = models.TextField("fundamentação")
@@ -254,6 +257,7 @@ class Judgement(models.Model):
     decided_on = models.DateField("data (local)")
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "number"], name="judgement_number_per_municipality")]
         verbose_name = "julgamento"
         verbose_name_plural = "julgamentos"
         # a decision is never edited nor deleted; a reform on appeal is a new act (Appeal)
@@ -265,7 +269,7 @@ class Judgement(models.Model):
         return f"Decisão nº {self.number}"
 
 
-class Appeal(models.Model):
+class Appeal(TenantModel):
     infraction = models.ForeignKey(Infraction, on_delete=models.PROTECT, related_name="appeals", verbose_name="auto")
     instance = models.PositiveSmallIntegerField("instância", default=1)
     ex_officio = models.BooleanField("recurso de ofício", default=False)
@@ -294,7 +298,7 @@ class Appeal(models.Model):
         return f"Recurso ({self.instance}ª instância) do auto {self.infraction_id}"
 
 
-class Attachment(models.Model):
+class Attachment(TenantModel):
     """A file attached to a defense or an appeal."""
 
     class Kind(models.TextChoices):
@@ -320,11 +324,11 @@ class Attachment(models.Model):
         return f"Anexo {self.pk} ({self.get_kind_display()})"
 
 
-class Fine(models.Model):
+class Fine(TenantModel):
     """The fine of a final decision and its payment slip (DAM)."""
 
     infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="fine", verbose_name="auto")
-    number = models.CharField("número do DAM", max_length=12, unique=True)
+    number = models.CharField("número do DAM", max_length=12)
     amount = models.DecimalField("valor", max_digits=12, decimal_places=2)
     due_date = models.DateField("vencimento")
     issued_at = models.DateTimeField("emitido em", default=timezone.now)
@@ -340,13 +344,14 @@ class Fine(models.Model):
     class Meta:
         verbose_name = "multa (DAM)"
         verbose_name_plural = "multas (DAM)"
-        constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="fine_amount_positive")]
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "number"], name="fine_number_per_municipality"),models.CheckConstraint(condition=models.Q(amount__gt=0), name="fine_amount_positive")]
 
     def __str__(self) -> str:
         return f"DAM nº {self.number}"
 
 
-class DefenseWaiver(models.Model):
+class DefenseWaiver(TenantModel):
     """The holder's written waiver of the defense period (recorded online or from paper by a clerk)."""
 
     infraction = models.OneToOneField(Infraction, on_delete=models.PROTECT, related_name="defense_waiver",
@@ -368,7 +373,7 @@ class DefenseWaiver(models.Model):
         return f"Renúncia ao prazo de defesa do auto {self.infraction_id}"
 
 
-class DecisionNotice(models.Model):
+class DecisionNotice(TenantModel):
     """Notificação da decisão: opens the appeal period against that decision (date of ciência,
     of the refusal, or of the publication when the holder cannot be found)."""
 
@@ -383,25 +388,26 @@ class DecisionNotice(models.Model):
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
                                     verbose_name="registrado por")
     recorded_at = models.DateTimeField("registrado em", default=timezone.now)
-    number = models.CharField("número", max_length=12, unique=True)
+    number = models.CharField("número", max_length=12)
 
     class Meta:
         verbose_name = "notificação da decisão"
         verbose_name_plural = "notificações da decisão"
         ordering = ["instance", "id"]
-        constraints = [models.UniqueConstraint(fields=["infraction", "instance"], name="one_decision_notice_per_instance")]
+        constraints = [
+            models.UniqueConstraint(fields=["municipality", "number"], name="decisionnotice_number_per_municipality"),models.UniqueConstraint(fields=["infraction", "instance"], name="one_decision_notice_per_instance")]
 
     def __str__(self) -> str:
         return f"Notificação da decisão nº {self.number}"
 
 
-class RecordedRegulation(models.Model):
+class RecordedRegulation(TenantModel):
     """A regulation (decreto) that fixes a value the law leaves to regulation: the fine of an
     infraction (``fine:<code>``, in reais) or the fiscal unit (``fiscal_unit``, reais per unit).
     Until one is recorded, an example value of the pack produces no legal effect."""
 
     municipality = models.ForeignKey("portal.Municipality", on_delete=models.PROTECT, related_name="+",
-                                     verbose_name="município")
+                                     default=tenancy.default_municipality_id, verbose_name="município")
     key = models.CharField("valor regulamentado", max_length=40, db_index=True)
     act_number = models.CharField("número do regulamento (decreto)", max_length=60)
     act_date = models.DateField("data do regulamento")

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from portal.models import TenantModel
 from portal.validators import validate_plate, validate_renavam
 
 
@@ -22,7 +23,7 @@ def display_plate(plate: str) -> str:
     return plate
 
 
-class VehicleBase(models.Model):
+class VehicleBase(TenantModel):
     """What every registered vehicle has, a car or motorcycle of a grant (``Vehicle``) or a bus
     of a concession (``licensing.transit.models.Bus``): a plate shown in its format and the
     moment it was registered. Abstract: no table; each model keeps its own fields' options."""
@@ -74,9 +75,9 @@ class Vehicle(VehicleBase):
                 condition=models.Q(manufacture_year__gte=1950) & models.Q(manufacture_year__lte=2100),
                 name="vehicle_year_range",
             ),
-            models.UniqueConstraint(fields=["plate", "owner"], name="vehicle_plate_owner_unique"),
+            models.UniqueConstraint(fields=["municipality", "plate", "owner"], name="vehicle_plate_owner_unique"),
             # NULL owners are distinct in a unique index: one unowned row per plate, by its own index
-            models.UniqueConstraint(fields=["plate"], condition=models.Q(owner__isnull=True),
+            models.UniqueConstraint(fields=["municipality", "plate"], condition=models.Q(owner__isnull=True),
                                     name="vehicle_plate_unowned_unique"),
         ]
 

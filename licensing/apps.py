@@ -27,3 +27,6 @@ class LicensingConfig(AppConfig):
         from licensing import portal_providers
 
         portal_providers.register()  # public pages, ops page: through portal.registry
+        from licensing import consortium_figures
+
+        consortium_figures.register()  # the consortium's aggregate figures

@@ -21,6 +21,8 @@ class PortalConfig(AppConfig):
             menu.MenuItem("Tarefas automáticas", "ops-jobs", (Role.CLERK, Role.ADMIN), order=80, group="Operação"),
             menu.MenuItem("Decretos das modalidades", "ops-modality-decrees", (Role.ADMIN,), order=81,
                           visible=pack_waits_for_a_decree, group="Operação"),
+            menu.MenuItem("Equipe do município", "ops-staff", (Role.ADMIN,), order=85, group="Operação"),
+            menu.MenuItem("Municípios do consórcio", "consortium", (Role.CONSORTIUM,), order=86),
         )
         from portal import registry
 

@@ -30,7 +30,10 @@ def queue_reset_email(email: str, domain: str, use_https: bool) -> None:
         send_password_reset.delay(*args)
     except Exception:  # broker unreachable: still off the request, still the same answer
         logger.warning("Fila indisponível; e-mail de redefinição de senha enviado por uma thread.")
-        threading.Thread(target=_send_in_thread, args=args, daemon=True).start()
+        import contextvars
+
+        # a thread starts with no context: it takes the request's (its municipality in scope)
+        threading.Thread(target=contextvars.copy_context().run, args=(_send_in_thread, *args), daemon=True).start()
 
 
 class ClaimAwarePasswordResetForm(PasswordResetForm):

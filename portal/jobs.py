@@ -8,11 +8,41 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from portal import tenancy
 from portal.models import JobRun
 
 
 def run_job(name: str, func: Callable[[], int]) -> int:
-    """Run ``func`` (returns the number of items changed) and record the run."""
+    """Run ``func`` (returns the number of items changed) and record the run.
+
+    A periodic job (beat) has no municipality in scope: it runs once per municipality in
+    service, each inside that municipality's scope and time zone, with a run recorded for
+    each (one municipality's failure does not keep the others from running; it is raised
+    after all ran). With a municipality in scope (a task sent from a request, a command with
+    ``--municipality``) it runs for that one."""
+    if tenancy.current_id_or_none() is None:
+        return _run_for_each_municipality(name, func)
+    return _run_one(name, func)
+
+
+def _run_for_each_municipality(name: str, func: Callable[[], int]) -> int:
+    from zoneinfo import ZoneInfo
+
+    from portal.models import Municipality
+
+    total, failed = 0, None
+    for municipality in Municipality.objects.filter(is_active=True).order_by("pk"):
+        with tenancy.activate(municipality), timezone.override(ZoneInfo(municipality.time_zone)):
+            try:
+                total += _run_one(name, func)
+            except Exception as exc:  # noqa: BLE001 - recorded on the run; raised once all ran
+                failed = failed or exc
+    if failed is not None:
+        raise failed
+    return total
+
+
+def _run_one(name: str, func: Callable[[], int]) -> int:
     run = JobRun.objects.create(name=name)
     try:
         changed = func()

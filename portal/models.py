@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from portal import tenancy
 from portal.numbers import br_number
 from portal.validators import validate_cpf
 
@@ -72,23 +73,76 @@ class Municipality(models.Model):
     population_year = models.PositiveSmallIntegerField("ano da população")
     pack = models.JSONField("pacote de regulamentação", default=dict)
     pack_digest = models.CharField("resumo do pacote", max_length=64, blank=True)
-    is_active = models.BooleanField("ativo", default=False)
+    # in service: its hosts answer and its periodic jobs run (several may be, one per tenant)
+    is_active = models.BooleanField("em funcionamento", default=False)
     version = models.PositiveIntegerField("versão", default=1)
     loaded_at = models.DateTimeField("carregado em", default=timezone.now)
 
     class Meta:
         verbose_name = "município"
         verbose_name_plural = "municípios"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["is_active"],
-                condition=models.Q(is_active=True),
-                name="one_active_municipality",
-            )
-        ]
+        ordering = ["name"]
 
     def __str__(self) -> str:
         return f"{self.name}/{self.uf}"
+
+
+class MunicipalityHost(models.Model):
+    """An extra hostname of a municipality (its own domain), besides ``<slug>.<base domain>``."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.CASCADE, related_name="hosts", verbose_name="município"
+    )
+    hostname = models.CharField(
+        "endereço", max_length=253, unique=True, help_text="Somente o nome, sem porta: taxi.exemplo.gov.br."
+    )
+
+    class Meta:
+        verbose_name = "endereço do município"
+        verbose_name_plural = "endereços dos municípios"
+        ordering = ["hostname"]
+
+    def __str__(self) -> str:
+        return self.hostname
+
+    def save(self, *args, **kwargs):
+        self.hostname = self.hostname.strip().lower().rstrip(".")
+        super().save(*args, **kwargs)
+
+
+class TenantModel(models.Model):
+    """A record that belongs to one municipality (the tenant), whose law applies to it.
+
+    ``objects`` sees the municipality in scope only (``portal.tenancy``); ``all_tenants`` is
+    the explicit way across municipalities. The base manager stays plain, so that following a
+    foreign key from a record already read never depends on the scope."""
+
+    municipality = models.ForeignKey(
+        Municipality,
+        on_delete=models.PROTECT,
+        default=tenancy.default_municipality_id,
+        editable=False,
+        db_index=True,
+        related_name="+",
+        verbose_name="município",
+    )
+
+    # True where a row may belong to the installation instead (audit of global accounts)
+    installation_rows = False
+
+    objects = tenancy.TenantManager()
+    all_tenants = models.Manager()  # noqa: DJ012 - the second manager, not a field
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self.municipality_id is None:
+            scoped = tenancy.current_id_or_none()
+            if scoped is None and not self.installation_rows:
+                tenancy.current_id()  # raises TenantMissing
+            self.municipality_id = scoped
+        super().save(*args, **kwargs)
 
 
 class RegulationParameter(models.Model):
@@ -190,7 +244,7 @@ TRUNCATE_GUARD = (
 )
 
 
-class AuditQuerySet(models.QuerySet):
+class AuditQuerySet(tenancy.TenantQuerySet):
     def update(self, **kwargs):
         raise ValidationError("O registro de auditoria não pode ser alterado.")
 
@@ -198,8 +252,18 @@ class AuditQuerySet(models.QuerySet):
         raise ValidationError("O registro de auditoria não pode ser apagado.")
 
 
-class AuditEntry(models.Model):
-    """Append-only record of every state change and decision (who, when, what, why)."""
+class AuditEntry(TenantModel):
+    """Append-only record of every state change and decision (who, when, what, why).
+
+    An entry belongs to the municipality in scope; one written with none in scope (a role
+    granted to a global account from the command line) belongs to the installation
+    (municipality empty) and is read through ``all_tenants`` only."""
+
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, null=True, blank=True, default=tenancy.default_municipality_id,
+        editable=False, db_index=True, related_name="+", verbose_name="município",
+    )
+    installation_rows = True
 
     at = models.DateTimeField("quando", default=timezone.now, db_index=True)
     actor = models.ForeignKey(
@@ -220,7 +284,8 @@ class AuditEntry(models.Model):
     reason = models.TextField("motivo", blank=True)
     data = models.JSONField("dados", default=dict, blank=True)
 
-    objects = AuditQuerySet.as_manager()
+    objects = tenancy.tenant_manager(AuditQuerySet)
+    all_tenants = tenancy.all_tenants_manager(AuditQuerySet)
 
     class Meta:
         verbose_name = "registro de auditoria"
@@ -256,8 +321,8 @@ class AuditEntry(models.Model):
         return self.actor_label or "sistema"
 
 
-class NumberSequence(models.Model):
-    """Counter row per (kind, year) for gap-free sequential numbers, locked when issuing."""
+class NumberSequence(TenantModel):
+    """Counter row per (municipality, kind, year) for gap-free sequential numbers, locked when issuing."""
 
     kind = models.CharField("tipo", max_length=40)
     year = models.PositiveSmallIntegerField("ano")
@@ -266,7 +331,7 @@ class NumberSequence(models.Model):
     class Meta:
         verbose_name = "sequência numérica"
         verbose_name_plural = "sequências numéricas"
-        constraints = [models.UniqueConstraint(fields=["kind", "year"], name="one_sequence_per_year")]
+        constraints = [models.UniqueConstraint(fields=["municipality", "kind", "year"], name="one_sequence_per_year")]
         # A counter only moves forward: deleting it or turning it back would issue a number twice.
         triggers = [
             pgtrigger.Protect(name="number_sequence_never_deleted", operation=pgtrigger.Delete),
@@ -274,7 +339,8 @@ class NumberSequence(models.Model):
                 name="number_sequence_forward_only", operation=pgtrigger.Update,
                 condition=pgtrigger.Q(new__last_number__lt=pgtrigger.F("old__last_number"))
                 | pgtrigger.Q(new__kind__df=pgtrigger.F("old__kind"))
-                | pgtrigger.Q(new__year__df=pgtrigger.F("old__year")),
+                | pgtrigger.Q(new__year__df=pgtrigger.F("old__year"))
+                | pgtrigger.Q(new__municipality_id__df=pgtrigger.F("old__municipality_id")),
             ),
             pgtrigger.Trigger(name="number_sequence_no_truncate", operation=pgtrigger.Truncate,
                               level=pgtrigger.Statement, when=pgtrigger.Before, func=TRUNCATE_GUARD),
@@ -284,7 +350,7 @@ class NumberSequence(models.Model):
         return f"{self.kind} {self.year}: {self.last_number}"
 
 
-class Notification(models.Model):
+class Notification(TenantModel):
     """A notice to a person: shown in the portal inbox and sent by e-mail (outbox)."""
 
     class Status(models.TextChoices):
@@ -325,7 +391,7 @@ class Notification(models.Model):
         return self.subject
 
 
-class JobRun(models.Model):
+class JobRun(TenantModel):
     """One run of a periodic job: when, how many items changed, failures."""
 
     name = models.CharField("tarefa", max_length=100, db_index=True)
@@ -344,7 +410,7 @@ class JobRun(models.Model):
         return f"{self.name} {self.started_at:%d/%m/%Y %H:%M}"
 
 
-class IssuedDocumentQuerySet(models.QuerySet):
+class IssuedDocumentQuerySet(tenancy.TenantQuerySet):
     def update(self, **kwargs):
         raise ValidationError("Um documento emitido não pode ser alterado.")
 
@@ -352,7 +418,7 @@ class IssuedDocumentQuerySet(models.QuerySet):
         raise ValidationError("Um documento emitido não pode ser apagado.")
 
 
-class IssuedDocument(models.Model):
+class IssuedDocument(TenantModel):
     """The PDF of an issued document, rendered once, signed and kept byte for byte.
 
     An issued act is a legal act: what was issued is what the holder printed and what the
@@ -373,7 +439,8 @@ class IssuedDocument(models.Model):
     demo_certificate = models.BooleanField("certificado de demonstração", default=False)
     issued_at = models.DateTimeField("emitido em", default=timezone.now)
 
-    objects = IssuedDocumentQuerySet.as_manager()
+    objects = tenancy.tenant_manager(IssuedDocumentQuerySet)
+    all_tenants = tenancy.all_tenants_manager(IssuedDocumentQuerySet)
 
     class Meta:
         verbose_name = "documento emitido"
@@ -401,7 +468,7 @@ class IssuedDocument(models.Model):
         raise ValidationError("Um documento emitido não pode ser apagado.")
 
 
-class ApiToken(models.Model):
+class ApiToken(TenantModel):
     """A credential of the API (``Authorization: Token <key>``) that expires and can be revoked.
 
     Only a digest of the key is stored: the key is shown once, when issued. A person may hold
@@ -430,3 +497,55 @@ class ApiToken(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None and self.expires_at > timezone.now()
+
+
+class StaffAssignment(models.Model):
+    """A staff role (atendente, agente, julgador, admin) held in one municipality.
+
+    A person's account is one across the installation (a driver may apply in two
+    municipalities), but staff work for one Prefeitura: a clerk of one municipality has no
+    role on another's host. Grants and revocations go through ``portal.staff`` (audited);
+    a revoked assignment stays, with who revoked it and when."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="staff_assignments", verbose_name="pessoa"
+    )
+    municipality = models.ForeignKey(
+        Municipality, on_delete=models.PROTECT, related_name="staff_assignments", verbose_name="município"
+    )
+    role = models.CharField("perfil", max_length=20, choices=[
+        ("atendente", "Atendente"), ("agente", "Agente de fiscalização"), ("julgador", "Julgador"),
+        ("admin", "Administrador"),
+    ])
+    granted_at = models.DateTimeField("concedido em", default=timezone.now)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="concedido por",
+    )
+    reason = models.CharField("motivo da concessão", max_length=300, blank=True)
+    revoked_at = models.DateTimeField("retirado em", null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name="retirado por",
+    )
+    revoked_reason = models.CharField("motivo da retirada", max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = "perfil de servidor no município"
+        verbose_name_plural = "perfis de servidores nos municípios"
+        ordering = ["municipality_id", "user_id", "role"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "municipality", "role"], condition=models.Q(revoked_at__isnull=True),
+                name="one_active_assignment_per_role",
+            )
+        ]
+        indexes = [models.Index(fields=["municipality", "role"], condition=models.Q(revoked_at__isnull=True),
+                                name="active_assignments_by_role")]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.municipality})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

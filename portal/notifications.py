@@ -8,7 +8,6 @@ import time
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
@@ -176,7 +175,9 @@ def send_email_now(notification_id: int) -> bool:
         )
         if note is None:
             return False
-        context = {"notification": note, "site_url": settings.SITE_URL}
+        from portal.site_url import site_url
+
+        context = {"notification": note, "site_url": site_url()}
         message = EmailMultiAlternatives(
             subject=note.subject,
             body=render_to_string("portal/email/notification.txt", context),

@@ -1,4 +1,7 @@
-"""Gap-free sequential numbers per (kind, year), issued inside the caller's transaction."""
+"""Gap-free sequential numbers per (municipality, kind, year), issued inside the caller's transaction.
+
+Each municipality numbers its own acts, alvarás, autos and protocols (its law, its series):
+the counter is the one of the municipality in scope (``portal.tenancy``)."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import secrets
 
 from django.db import connection, transaction
 
+from portal import tenancy
 from portal.models import NumberSequence
 
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -33,14 +37,15 @@ def reserve_numbers(kind: str, year: int, count: int) -> range:
         raise RuntimeError("next_number() precisa rodar dentro de uma transação.")
     if count < 1:
         raise ValueError("count deve ser ≥ 1")
+    municipality_id = tenancy.current_id()
     table = connection.ops.quote_name(NumberSequence._meta.db_table)
     sql = (
-        f"INSERT INTO {table} (kind, year, last_number) VALUES (%s, %s, %s) "  # noqa: S608 - model table
-        f"ON CONFLICT (kind, year) DO UPDATE SET last_number = {table}.last_number + EXCLUDED.last_number "
+        f"INSERT INTO {table} (municipality_id, kind, year, last_number) VALUES (%s, %s, %s, %s) "  # noqa: S608
+        f"ON CONFLICT (municipality_id, kind, year) DO UPDATE SET last_number = {table}.last_number + EXCLUDED.last_number "
         "RETURNING last_number"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [kind, year, count])
+        cursor.execute(sql, [municipality_id, kind, year, count])
         last = cursor.fetchone()[0]
     return range(last - count + 1, last + 1)
 

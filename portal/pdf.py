@@ -137,7 +137,9 @@ def qr_png_data_uri(data: str) -> str:
 
 
 def verification_url(code: str) -> str:
-    return f"{settings.SITE_URL}/verificar/{code}/"
+    from portal.site_url import site_url
+
+    return f"{site_url()}/verificar/{code}/"
 
 
 UF_NAMES = {  # "Estado d…" with the article each state takes

@@ -119,3 +119,34 @@ def register_job(name: str, label: str, *, task: str = "", order: int = 100) -> 
 
 def jobs() -> list[Job]:
     return sorted(_JOBS.values(), key=lambda j: (j.order, j.name))
+
+
+# --- consortium figures ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Figure:
+    """One aggregate figure of the consortium page, computed for many municipalities at once.
+
+    ``compute(municipalities)`` receives ``[(municipality_id, year), …]`` (the year is "this
+    year" in each municipality's own time zone) and returns ``{municipality_id: value}``, the
+    value an int, a Decimal (money) or ``{label: int}`` (a breakdown, e.g. per modality). It
+    reads across municipalities on purpose (``Model.all_tenants``), counts only, never a
+    person's data."""
+
+    key: str
+    label: str
+    compute: Callable[[list[tuple[int, int]]], dict]
+    order: int = 100
+    money: bool = False
+
+
+_FIGURES: dict[str, Figure] = {}
+
+
+def register_figure(key: str, label: str, compute: Callable[[list[tuple[int, int]]], dict], *,
+                    order: int = 100, money: bool = False) -> Figure:
+    figure = _FIGURES[key] = Figure(key, label, compute, order, money)
+    return figure
+
+
+def figures() -> list[Figure]:
+    return sorted(_FIGURES.values(), key=lambda f: (f.order, f.key))

@@ -1,4 +1,4 @@
-"""The active regulation pack: a typed accessor over the pack data and its parameters.
+"""The regulation pack of the municipality in scope: a typed accessor over the pack data and its parameters.
 
 Code asks ``current()`` for values by key and never names a municipality. A value is a
 ``Param`` with its legal basis; values are versioned by ``effective_from`` so that a decree
@@ -271,38 +271,57 @@ def _param_from_raw(key: str, raw: Any, default_date: date) -> Param:
     )
 
 
-# --- cache of the active pack ---------------------------------------------------------
+# --- cache of the packs, one per municipality -------------------------------------------
 _lock = threading.Lock()
-_cached: tuple[float, Pack | None] = (0.0, None)
+_cached: dict[int, tuple[float, Pack]] = {}
 
 
-def invalidate() -> None:
-    global _cached
+def invalidate(municipality_id: int | None = None) -> None:
+    """Forget the cached pack of one municipality (all, without an id), and the hosts."""
+    from portal import tenant_hosts
+
+    tenant_hosts.invalidate()
     with _lock:
-        _cached = (0.0, None)
+        if municipality_id is None:
+            _cached.clear()
+        else:
+            _cached.pop(municipality_id, None)
 
 
 def current(required: bool = True) -> Pack | None:
-    """The active pack (cached a few seconds per process)."""
-    global _cached
+    """The pack of the municipality in scope (``portal.tenancy``), cached a few seconds per
+    process. Without a municipality in scope: ``TenantMissing`` when required, else None."""
+    from portal import tenancy
+
+    municipality_id = tenancy.current_id() if required else tenancy.current_id_or_none()
+    if municipality_id is None:
+        return None
+    return pack_of(municipality_id, required=required)
+
+
+def pack_of(municipality_id: int, required: bool = True) -> Pack | None:
+    """The pack of a given municipality (cached like ``current``)."""
     now = time.monotonic()
-    stamp, pack = _cached
-    if pack is not None and now - stamp < _CACHE_SECONDS:
-        return pack
-    pack = _build_active()
-    if pack is None and required:
-        raise PackError(
-            "Nenhum pacote de regulamentação ativo: rode `python manage.py load_regulation <pacote>`."
-        )
+    hit = _cached.get(municipality_id)
+    if hit is not None and now - hit[0] < _CACHE_SECONDS:
+        return hit[1]
+    pack = _build(municipality_id)
+    if pack is None:
+        if required:
+            raise PackError(
+                "Nenhum pacote de regulamentação para este município: rode "
+                "`python manage.py load_regulation <pacote>`."
+            )
+        return None
     with _lock:
-        _cached = (now, pack)
+        _cached[municipality_id] = (now, pack)
     return pack
 
 
-def _build_active() -> Pack | None:
+def _build(municipality_id: int) -> Pack | None:
     from portal.models import FiscalUnitValue, ModalityDecree, Municipality, RegulationParameter
 
-    municipality = Municipality.objects.filter(is_active=True).first()
+    municipality = Municipality.objects.filter(pk=municipality_id).first()
     if municipality is None:
         return None
     params: dict[str, list[Param]] = {}
@@ -441,9 +460,9 @@ class LoadResult:
 
 @transaction.atomic
 def load_pack(slug: str, *, population: int | None = None, actor=None) -> LoadResult:
-    """Load or update a pack from its file and make it the active one. Idempotent."""
-    from portal.audit import audit_log
-    from portal.audit_actions import AuditAction
+    """Add or update the municipality of a pack from its file, and put it in service.
+    Idempotent; the other municipalities of the installation are left as they are."""
+    from portal import tenancy
     from portal.models import FiscalUnitValue, Municipality, RegulationParameter
 
     data = _jsonable(read_pack_file(slug))
@@ -529,11 +548,22 @@ def load_pack(slug: str, *, population: int | None = None, actor=None) -> LoadRe
             },
         )
 
+    # in service from its first load; another municipality's row is never touched (each is a
+    # tenant of the one installation: its law, numbers, quota and data stay its own)
     activated = not municipality.is_active
     if activated:
-        Municipality.objects.filter(is_active=True).exclude(pk=municipality.pk).update(is_active=False)
         municipality.is_active = True
         municipality.save(update_fields=["is_active"])
+    with tenancy.activate(municipality):
+        return _after_load(slug, municipality, actor, created, changed, changed_params, activated,
+                           population_changed, old if population_changed else None)
+
+
+def _after_load(slug, municipality, actor, created, changed, changed_params, activated, population_changed,
+                population_before) -> LoadResult:
+    from portal.audit import audit_log
+    from portal.audit_actions import AuditAction
+
     if created or changed or changed_params or activated:
         audit_log(
             actor=actor,
@@ -545,11 +575,11 @@ def load_pack(slug: str, *, population: int | None = None, actor=None) -> LoadRe
                 "changed_params": changed_params,
                 "activated": activated,
                 "population": municipality.population,
-                **({"population_before": old} if population_changed else {}),
+                **({"population_before": population_before} if population_changed else {}),
             },
         )
-    transaction.on_commit(invalidate)
-    invalidate()
+    transaction.on_commit(lambda: invalidate(municipality.pk))
+    invalidate(municipality.pk)
     result = LoadResult(municipality.pk, created, changed_params, activated, population_changed)
     from portal.hooks import pack_loaded_callbacks
 

@@ -48,15 +48,15 @@ def sign_up(**kwargs):
 def _site_domain() -> str:
     from urllib.parse import urlsplit
 
-    from django.conf import settings
+    from portal.site_url import site_url
 
-    return urlsplit(settings.SITE_URL).netloc
+    return urlsplit(site_url()).netloc
 
 
 def _site_https() -> bool:
-    from django.conf import settings
+    from portal.site_url import site_url
 
-    return settings.SITE_URL.startswith("https://")
+    return site_url().startswith("https://")
 
 
 def warn_owners(owners) -> None:

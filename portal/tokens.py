@@ -54,8 +54,13 @@ def active_tokens(user):
 
 
 def revoke_tokens(user, reason: str) -> int:
-    """Revoke every active token of ``user``; returns how many."""
-    return active_tokens(user).update(revoked_at=timezone.now(), revoked_reason=reason[:40])
+    """Revoke every active token of ``user``, in every municipality (the account is one across
+    the installation: a password changed on one host closes the API sessions of all); returns
+    how many."""
+    from portal.models import ApiToken
+
+    return ApiToken.all_tenants.filter(user=user, revoked_at__isnull=True, expires_at__gt=timezone.now()).update(
+        revoked_at=timezone.now(), revoked_reason=reason[:40])
 
 
 def revoke_token(token, reason: str) -> None:

@@ -241,15 +241,29 @@ def _sniffed_mime(instance) -> str | None:
     return None
 
 
+def municipality_folder(instance) -> str:
+    """The folder of the municipality a stored file belongs to (its slug): each municipality's
+    files stay apart on disk or in the bucket, as its records do in the database."""
+    from portal import tenancy
+
+    municipality_id = getattr(instance, "municipality_id", None) or tenancy.current_id()
+    scope = tenancy.current()
+    if scope is not None and scope.id == municipality_id:
+        return scope.slug
+    from portal.models import Municipality
+
+    return Municipality.objects.filter(pk=municipality_id).values_list("slug", flat=True).first() or str(municipality_id)
+
+
 def private_upload_path(prefix: str):
-    """upload_to callable: server-generated name under a private folder."""
+    """upload_to callable: server-generated name under the municipality's private folder."""
 
     def _path(instance, filename: str) -> str:
         # The stored name's extension follows the sniffed content, never the client's name:
         # a PDF sent as "foto.png" is stored (and later served) as a PDF.
         mime = _sniffed_mime(instance)
         ext = ALLOWED.get(mime) if mime else "bin"
-        return f"{prefix}/{uuid.uuid4().hex}.{ext}"
+        return f"{municipality_folder(instance)}/{prefix}/{uuid.uuid4().hex}.{ext}"
 
     _path.__name__ = f"upload_to_{prefix}"
     return _path

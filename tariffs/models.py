@@ -8,6 +8,9 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from portal import tenancy
+from portal.models import TenantModel
+
 
 class TariffModality(models.TextChoices):
     TAXI = "taxi", "Táxi"
@@ -28,7 +31,7 @@ class TariffSource(models.TextChoices):
     PUBLISHED = "published", "publicada no portal"
 
 
-class TariffTableQuerySet(models.QuerySet):
+class TariffTableQuerySet(tenancy.TenantQuerySet):
     def update(self, **kwargs):
         raise ValidationError(
             "Uma tabela de tarifas publicada não pode ser alterada: publique uma nova."
@@ -40,13 +43,14 @@ class TariffTableQuerySet(models.QuerySet):
         )
 
 
-class TariffTable(models.Model):
+class TariffTable(TenantModel):
     """One tariff table of one modality, as set by a decree (never edited in place)."""
 
     municipality = models.ForeignKey(
         "portal.Municipality",
         on_delete=models.PROTECT,
         related_name="tariff_tables",
+        default=tenancy.default_municipality_id,
         verbose_name="município",
     )
     modality = models.CharField("modalidade", max_length=10, choices=TariffModality.choices)
@@ -70,7 +74,8 @@ class TariffTable(models.Model):
     )
     created_at = models.DateTimeField("registrada em", default=timezone.now)
 
-    objects = TariffTableQuerySet.as_manager()
+    objects = tenancy.tenant_manager(TariffTableQuerySet)
+    all_tenants = tenancy.all_tenants_manager(TariffTableQuerySet)  # noqa: DJ012 - a manager
 
     class Meta:
         verbose_name = "tabela de tarifas"

@@ -13,6 +13,7 @@ from portal.exceptions import RuleViolation, RuleViolations
 from portal.pdf import qr_png_data_uri, render_pdf
 from portal.public.http import cached_page, public_cache
 from portal.refusals import apply_refusal
+from portal.site_url import site_url
 from portal.views import RoleRequiredMixin
 from tariffs import rules, selectors
 from tariffs.forms import QuoteForm
@@ -156,9 +157,7 @@ class TariffTablePdfView(View):
         table = selectors.table_at(tables, modality, today) if modality in modalities else None
         if table is None:
             raise Http404("Não há tabela de tarifas em vigor para este serviço.")
-        from django.conf import settings
-
-        calculator_url = settings.SITE_URL + reverse("tariffs-calculator")
+        calculator_url = site_url() + reverse("tariffs-calculator")
         ctx = {
             "pack": pack,
             "card": _table_card(pack, table, on=today),

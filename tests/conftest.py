@@ -8,11 +8,11 @@ import tempfile
 from datetime import date
 
 import pytest
-from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
-from portal import regulation
+from portal import regulation, tenancy
 from portal.roles import Role
+from tests.factories import FIXTURE_STAFF, give_role, grant_fixture_role
 
 CPF_ALICE = "52998224725"
 CPF_BOB = "11144477735"
@@ -20,9 +20,11 @@ CPF_CAROL = "39053344705"
 
 
 @pytest.fixture(autouse=True)
-def _isolated(settings, tmp_path):
-    """Fresh pack cache, private media folder and in-memory e-mail for every test."""
+def _isolated(settings, tmp_path, monkeypatch):
+    """Fresh pack cache, private media folder and in-memory e-mail for every test; the
+    municipality of the last pack a test loads is in scope for the rest of the test."""
     regulation.invalidate()
+    _in_scope_after_load(monkeypatch, settings)
     settings.MEDIA_ROOT = str(tmp_path / "media")
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.CELERY_TASK_ALWAYS_EAGER = True
@@ -42,8 +44,49 @@ def _isolated(settings, tmp_path):
 
     forget_all()  # in-process memos keyed by data stamps that a rolled-back test may repeat
     CountedIds._indexes.clear()
+    FIXTURE_STAFF.clear()
+    from django.db.models.signals import post_save
+
+    from portal.models import Municipality
+
+    post_save.connect(_fixture_staff_follow, sender=Municipality, dispatch_uid="tests_fixture_staff")
+    token = tenancy.set_current(tenancy.current())  # a module's world may have one in scope
     yield
+    tenancy.reset(token)
+    post_save.disconnect(sender=Municipality, dispatch_uid="tests_fixture_staff")
+    FIXTURE_STAFF.clear()
     regulation.invalidate()
+
+
+def _fixture_staff_follow(sender, instance, created, **kwargs):
+    """The staff of the test's fixtures hold their role in every municipality the test loads."""
+    if created:
+        for user, role in FIXTURE_STAFF:
+            grant_fixture_role(user, role, instance)
+
+
+def _in_scope_after_load(monkeypatch, settings) -> None:
+    """A test that loads a pack works as that municipality: its code runs in the pack's scope
+    (portal.tenancy) and the test client's host (testserver) resolves to it: by the one-in-service
+    fallback while it is the only municipality, by DEFAULT_MUNICIPALITY once there are more."""
+    original = regulation.load_pack
+
+    def load_and_activate(slug, *args, **kwargs):
+        result = original(slug, *args, **kwargs)
+        from portal.models import Municipality
+
+        tenancy.set_current((result.municipality_id, slug))
+        if Municipality.objects.count() > 1:
+            settings.DEFAULT_MUNICIPALITY = slug
+            regulation.invalidate()
+        # the test client's host resolved once here, as a running server resolves it once per
+        # few seconds: a test counting the queries of its first request counts the page's only
+        from portal.tenant_hosts import resolve_host
+
+        resolve_host("testserver")
+        return result
+
+    monkeypatch.setattr(regulation, "load_pack", load_and_activate)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -89,6 +132,34 @@ def arapora(db):
     return _load("arapora")
 
 
+@pytest.fixture
+def two_municipalities(db, settings):
+    """Alegre and Itagibá side by side in one installation, answering at ``a.localhost`` and
+    ``b.localhost`` (extra hostnames) besides their slug hosts; no DEFAULT_MUNICIPALITY, so
+    that any other host is the hub. Alegre is in scope; ``town.a``/``town.b`` are the scopes
+    and ``town.client_a``/``town.client_b`` test clients on each host."""
+    from django.test import Client
+
+    from portal.models import Municipality, MunicipalityHost
+
+    a = _load("alegre")
+    b = _load("itagiba")
+    MunicipalityHost.objects.create(municipality=Municipality.objects.get(pk=a.municipality_id), hostname="a.localhost")
+    MunicipalityHost.objects.create(municipality=Municipality.objects.get(pk=b.municipality_id), hostname="b.localhost")
+    settings.DEFAULT_MUNICIPALITY = ""
+    regulation.invalidate()
+    tenancy.set_current(a)
+
+    class Towns:
+        pass
+
+    town = Towns()
+    town.a, town.b = tenancy.Scope(a.municipality_id, a.slug), tenancy.Scope(b.municipality_id, b.slug)
+    town.pack_a, town.pack_b = a, b
+    town.client_a, town.client_b = Client(HTTP_HOST="a.localhost"), Client(HTTP_HOST="b.localhost")
+    return town
+
+
 @pytest.fixture(params=["alegre", "itagiba", "arapora"])
 def any_pack(request, db):
     return _load(request.param)
@@ -102,7 +173,7 @@ def make_user(username: str, role: str | None, *, cpf: str | None = None, name: 
         name=name or username.title(), **extra,
     )
     if role:
-        user.groups.add(Group.objects.get_or_create(name=role)[0])  # a transactional test may have flushed the groups
+        give_role(user, role)
     return user
 
 

@@ -35,7 +35,35 @@ class UserFactory(factory.django.DjangoModelFactory):
     @factory.post_generation
     def role(self, create, extracted, **kwargs):
         if create:
-            self.groups.add(Group.objects.get_or_create(name=extracted or Role.APPLICANT)[0])
+            give_role(self, extracted or Role.APPLICANT)
+
+
+# Staff made by the fixtures of the running test: they hold their role in the test's
+# municipality — the one loaded when they were made and any loaded later in the same test
+# (tests/conftest.py grants it on every Municipality saved). A test of isolation makes the
+# other municipality's staff with ``grant_role`` directly, so they hold nothing elsewhere.
+FIXTURE_STAFF: list[tuple[object, str]] = []
+
+
+def give_role(user, role: str) -> None:
+    """The role as a fixture gives it: installation roles as groups (a transactional test may
+    have flushed them), staff roles as assignments in the test's municipality."""
+    from portal.roles import STAFF_ROLES
+
+    if role not in STAFF_ROLES:
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+        return
+    FIXTURE_STAFF.append((user, str(role)))
+    from portal.models import Municipality
+
+    for municipality in Municipality.objects.all():
+        grant_fixture_role(user, role, municipality)
+
+
+def grant_fixture_role(user, role: str, municipality) -> None:
+    from portal.staff import grant_role
+
+    grant_role(actor=None, user=user, municipality=municipality, role=role, reason="Perfil de teste")
 
 
 class VehicleFactory(factory.django.DjangoModelFactory):

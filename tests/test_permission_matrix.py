@@ -115,7 +115,7 @@ def _matrix_world_once(django_db_setup, django_db_blocker, tmp_path_factory):
     from django.db import transaction
     from django.test.utils import override_settings
 
-    from portal import regulation
+    from portal import regulation, tenancy
 
     media = tmp_path_factory.mktemp("matrix-media")
     with django_db_blocker.unblock(), override_settings(
@@ -124,13 +124,14 @@ def _matrix_world_once(django_db_setup, django_db_blocker, tmp_path_factory):
         atomic = transaction.atomic()
         atomic.__enter__()
         try:
-            regulation.load_pack("alegre")
-            personas = _build_personas()
-            world = {"pack": regulation.current()}
-            for mod in _modules():
-                builder = getattr(mod, "build", None)
-                if builder:
-                    builder(world, personas)
+            loaded = regulation.load_pack("alegre")
+            with tenancy.activate((loaded.municipality_id, "alegre")):
+                personas = _build_personas()
+                world = {"pack": regulation.current()}
+                for mod in _modules():
+                    builder = getattr(mod, "build", None)
+                    if builder:
+                        builder(world, personas)
             yield world, personas, str(media)
         finally:
             transaction.set_rollback(True)
@@ -140,7 +141,10 @@ def _matrix_world_once(django_db_setup, django_db_blocker, tmp_path_factory):
 
 @pytest.fixture
 def any_matrix_world(_matrix_world_once, db, settings):
+    from portal import tenancy
+
     world, personas, media = _matrix_world_once
+    tenancy.set_current(world["pack"])  # undone by tests/conftest.py _isolated at the end of the test
     settings.MEDIA_ROOT = media
     for user in personas.values():
         if user is not None and hasattr(user, "_portal_roles"):

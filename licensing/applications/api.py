@@ -3,7 +3,6 @@ of applications and inspections."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -25,7 +24,7 @@ from licensing.grants.models import Modality
 from portal import regulation
 from portal.api import flatten_errors, request_object, role_permission
 from portal.audit import history_for
-from portal.roles import Role, has_role
+from portal.roles import Role, has_role, staff_users
 from portal.validators import (
     CNH_NUMBER_MESSAGE,
     normalize_cnh_number,
@@ -156,8 +155,7 @@ class RequirementIn(serializers.Serializer):
 
 
 def _agent_user(value: str):
-    User = get_user_model()
-    query = User.objects.filter(groups__name=Role.AGENT)
+    query = staff_users(Role.AGENT)  # the agents of this municipality
     if str(value).isdigit():
         found = query.filter(pk=int(value)).first()
         if found:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -10,6 +9,7 @@ from licensing.applications.models import Application
 from licensing.grants.documents import _base
 from portal import regulation
 from portal.pdf import qr_png_data_uri, render_pdf
+from portal.site_url import site_url
 from portal.validators import format_cpf
 
 DECLARATION_PREFIX = "declaracao_anexo"
@@ -35,7 +35,7 @@ def receipt_pdf(application: Application) -> bytes:
                  if item.code in sent]
     ctx = _base(pack, title="Comprovante de protocolo", number=application.protocol or "",
                 legal_basis=pack.act("authorization").get("legal_basis", ""))
-    follow = settings.SITE_URL + reverse("licensing-application", kwargs={"pk": application.pk})
+    follow = site_url() + reverse("licensing-application", kwargs={"pk": application.pk})
     ctx.update({"follow_url": follow, "qr": qr_png_data_uri(follow), "qr_caption": "acompanhar o requerimento",
                 "number_label": "Protocolo"})
     ctx.update({"obj": application, "documents": documents, "holder_cpf": format_cpf(application.applicant.cpf or ""),
@@ -53,7 +53,7 @@ def inspection_pdf(application: Application) -> bytes:
     bases = sorted({i["legal_basis"].split(",")[0] for i in items})
     ctx = _base(pack, title=f"Formulário de vistoria — {pack.modality_label(application.modality)}",
                 number=application.protocol or "", legal_basis="; ".join(bases))
-    follow = settings.SITE_URL + reverse("licensing-application", kwargs={"pk": application.pk})
+    follow = site_url() + reverse("licensing-application", kwargs={"pk": application.pk})
     ctx.update({"number_label": "Protocolo", "follow_url": follow, "qr": qr_png_data_uri(follow),
                 "qr_caption": "abrir o requerimento"})
     ctx.update({"obj": application, "inspection": inspection, "items": items,

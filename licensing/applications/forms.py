@@ -206,12 +206,10 @@ class ScheduleForm(FriendlyRequiredMixin, forms.Form):
                                help_text="Onde o veículo deve ser apresentado; o requerente vê no painel.")
 
     def __init__(self, *args, **kwargs):
-        from django.contrib.auth import get_user_model
-
-        from portal.roles import Role
+        from portal.roles import Role, staff_users
 
         super().__init__(*args, **kwargs)
-        self.fields["agent"].queryset = get_user_model().objects.filter(groups__name=Role.AGENT).order_by("name")
+        self.fields["agent"].queryset = staff_users(Role.AGENT).order_by("name")  # this municipality's
         office = regulation.current().municipality.get("office", "")
         self.fields["location"].initial = office
 

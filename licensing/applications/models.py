@@ -9,11 +9,12 @@ from django.db import models
 from django.utils import timezone
 
 from licensing.grants.models import Authorization, Modality
+from portal.models import TenantModel
 
 # --- calls, applications, documents, requirements, inspections ---------------------------------
 
 
-class Call(models.Model):
+class Call(TenantModel):
     """An edital: a period in which new grants of a modality may be requested."""
 
     modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
@@ -35,7 +36,7 @@ class Call(models.Model):
         verbose_name_plural = "editais"
         ordering = ["-start", "-id"]
         constraints = [
-            models.UniqueConstraint(fields=["modality", "start", "end"], name="one_call_per_period"),
+            models.UniqueConstraint(fields=["municipality", "modality", "start", "end"], name="one_call_per_period"),
             models.CheckConstraint(condition=models.Q(end__gte=models.F("start")), name="call_period_order"),
         ]
 
@@ -105,7 +106,7 @@ class Schooling(models.IntegerChoices):
     POS = 7, "pós-graduação"
 
 
-class Application(models.Model):
+class Application(TenantModel):
     """A requerimento for a new grant or a renewal, from draft to decision."""
 
     applicant = models.ForeignKey(
@@ -116,7 +117,7 @@ class Application(models.Model):
     status = models.CharField(
         "situação", max_length=24, choices=ApplicationStatus.choices, default=ApplicationStatus.DRAFT, db_index=True
     )
-    protocol = models.CharField("protocolo", max_length=12, unique=True, null=True, blank=True)
+    protocol = models.CharField("protocolo", max_length=12, null=True, blank=True)
     call = models.ForeignKey(
         Call, null=True, blank=True, on_delete=models.PROTECT, related_name="applications", verbose_name="edital"
     )
@@ -156,6 +157,7 @@ class Application(models.Model):
     decision_reason = models.TextField("motivo da decisão", blank=True)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "protocol"], name="application_protocol_per_municipality")]
         verbose_name = "requerimento"
         verbose_name_plural = "requerimentos"
         ordering = ["-submitted_at", "-created_at", "-id"]
@@ -177,7 +179,7 @@ class Application(models.Model):
         return self.wizard_step if self.wizard_step not in ("", "modality") else "vehicle"
 
 
-class ApplicationAuxiliary(models.Model):
+class ApplicationAuxiliary(TenantModel):
     """An auxiliary driver named in the application."""
 
     application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="auxiliaries")
@@ -220,7 +222,7 @@ def _document_upload_to(instance, filename):
     return private_upload_path("applications")(instance, filename)
 
 
-class ApplicationDocument(models.Model):
+class ApplicationDocument(TenantModel):
     """A file sent for one checklist item. A new upload supersedes, never deletes, the old one."""
 
     application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="documents")
@@ -277,7 +279,7 @@ class ApplicationDocument(models.Model):
         return self.superseded_by_id is None
 
 
-class Requirement(models.Model):
+class Requirement(TenantModel):
     """An exigência: something the clerk asks the applicant to send or fix."""
 
     application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="requirements")
@@ -305,7 +307,7 @@ class Requirement(models.Model):
         return self.answered_at is None
 
 
-class Inspection(models.Model):
+class Inspection(TenantModel):
     """A vistoria of the application's vehicle on the pack's checklist."""
 
     application = models.ForeignKey(Application, on_delete=models.PROTECT, related_name="inspections")
@@ -339,7 +341,7 @@ class Inspection(models.Model):
         return self.recorded_at is not None
 
 
-class ApplicantProfile(models.Model):
+class ApplicantProfile(TenantModel):
     """Personal data the applicant keeps between applications (address, CNH, ranking data)."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="applicant_profile")
@@ -364,13 +366,13 @@ class ApplicantProfile(models.Model):
         return f"Perfil de {self.user}"
 
 
-class Publication(models.Model):
+class Publication(TenantModel):
     """The list of acts the law requires in the Diário Oficial (granted requests, renewals,
     cassações — the pack's ``publication.required_for``), ready to be sent (PDF and plain text),
     with the date, edition and page it was published, recorded by the clerk. Never edited: the
     publication data is recorded once."""
 
-    number = models.CharField("número", max_length=12, unique=True)
+    number = models.CharField("número", max_length=12)
     prepared_at = models.DateTimeField("preparada em", default=timezone.now)
     prepared_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
@@ -393,6 +395,7 @@ class Publication(models.Model):
     recorded_at = models.DateTimeField("registrada em", null=True, blank=True)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "number"], name="publication_number_per_municipality")]
         verbose_name = "publicação no Diário Oficial"
         verbose_name_plural = "publicações no Diário Oficial"
         ordering = ["-prepared_at", "-id"]
@@ -401,7 +404,7 @@ class Publication(models.Model):
         return f"Publicação nº {self.number}"
 
 
-class PublishedAct(models.Model):
+class PublishedAct(TenantModel):
     """An act of another room (a decision of appeal in enforcement) gathered into a publication.
 
     licensing does not import enforcement: the act is named by its stable reference (the
@@ -409,9 +412,10 @@ class PublishedAct(models.Model):
 
     publication = models.ForeignKey(Publication, on_delete=models.PROTECT, related_name="other_acts",
                                     verbose_name="publicação")
-    ref = models.CharField("referência do ato", max_length=80, unique=True)
+    ref = models.CharField("referência do ato", max_length=80)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "ref"], name="publishedact_ref_per_municipality")]
         verbose_name = "ato publicado (outra área)"
         verbose_name_plural = "atos publicados (outras áreas)"
 

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from portal.models import TenantModel
+
 
 class FeeKind(models.TextChoices):
     TFF = "tff", "Taxa de Fiscalização e Funcionamento (TFF)"
@@ -25,10 +27,10 @@ FEE_TRANSITIONS: dict[str, set[str]] = {
 }
 
 
-class Fee(models.Model):
+class Fee(TenantModel):
     """A fee or fine to be paid with a DAM (Documento de Arrecadação Municipal)."""
 
-    number = models.CharField("número do DAM", max_length=12, unique=True)
+    number = models.CharField("número do DAM", max_length=12)
     kind = models.CharField("tipo", max_length=6, choices=FeeKind.choices, db_index=True)
     authorization = models.ForeignKey(
         "licensing.Authorization", null=True, blank=True, on_delete=models.PROTECT, related_name="fees",
@@ -67,6 +69,7 @@ class Fee(models.Model):
         verbose_name_plural = "taxas e multas (DAM)"
         ordering = ["-issued_at", "-id"]
         constraints = [
+            models.UniqueConstraint(fields=["municipality", "number"], name="fee_number_per_municipality"),
             models.CheckConstraint(condition=models.Q(amount__gt=0), name="fee_amount_positive"),
             models.UniqueConstraint(
                 fields=["authorization", "reference_year"],
@@ -84,12 +87,12 @@ class PaymentSource(models.TextChoices):
     PIX = "pix", "Extrato Pix"
 
 
-class PaymentImport(models.Model):
+class PaymentImport(TenantModel):
     """One file of payments read from the bank (a collection return file or a Pix statement).
     The file's SHA-256 is unique: the same file imported again changes nothing."""
 
     source = models.CharField("origem", max_length=10, choices=PaymentSource.choices)
-    sha256 = models.CharField("SHA-256 do arquivo", max_length=64, unique=True)
+    sha256 = models.CharField("SHA-256 do arquivo", max_length=64)
     file_name = models.CharField("nome do arquivo", max_length=200, blank=True)
     bank = models.CharField("banco", max_length=40, blank=True)
     file_sequence = models.CharField("número sequencial do arquivo (NSA)", max_length=10, blank=True)
@@ -102,6 +105,7 @@ class PaymentImport(models.Model):
     flagged_count = models.PositiveIntegerField("linhas para conferência", default=0)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "sha256"], name="paymentimport_sha256_per_municipality")]
         verbose_name = "importação de pagamentos"
         verbose_name_plural = "importações de pagamentos"
         ordering = ["-imported_at", "-id"]
@@ -122,7 +126,7 @@ class PaymentOutcome(models.TextChoices):
     INVALID = "invalid", "linha ilegível"
 
 
-class PaymentLine(models.Model):
+class PaymentLine(TenantModel):
     """What one payment line of an import did. ``identity`` names the payment itself (not the
     record): the first line with an identity has ``first_occurrence``; any later line with the
     same identity, in this file or another, is reported and changes nothing."""
@@ -145,7 +149,7 @@ class PaymentLine(models.Model):
         verbose_name_plural = "linhas de pagamento importadas"
         ordering = ["payment_import_id", "line_no", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["identity"], condition=models.Q(first_occurrence=True),
+            models.UniqueConstraint(fields=["municipality", "identity"], condition=models.Q(first_occurrence=True),
                                     name="payment_identity_once"),
             models.UniqueConstraint(fields=["fee"], condition=models.Q(outcome="settled"),
                                     name="payment_settles_a_dam_once"),

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
@@ -37,11 +36,11 @@ from licensing.grants.selectors import (
     describe_aged,
     quota_states,
 )
-from portal import regulation
+from portal import regulation, tenancy
 from portal.models import AuditEntry, JobRun, Notification
 from portal.notifications import DISPATCH_ONE_BY_ONE, Notice, dispatch_pending, notify_many
 from portal.numbers import thousands
-from portal.roles import Role
+from portal.roles import Role, staff_users
 
 CHUNK = 2000
 DEFAULT_REMINDER_DAYS = (60, 30, 7)
@@ -239,13 +238,15 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
     at = connection.ops.adapt_datetimefield_value(now)  # stored as the ORM stores it
     current = [str(s) for s in CURRENT_STATUSES]
     open_alv = [str(s) for s in ALVARA_OPEN]
-    where = "a.status IN (%s, %s) AND a.valid_until < %s AND a.id >= %s AND a.id <= %s"
-    where_params: list = [*current, connection.ops.adapt_datefield_value(today), first, last]
+    # raw SQL bypasses the tenant managers: every statement names the municipality in scope
+    municipality_id = tenancy.current_id()
+    where = "a.municipality_id = %s AND a.status IN (%s, %s) AND a.valid_until < %s AND a.id >= %s AND a.id <= %s"
+    where_params: list = [municipality_id, *current, connection.ops.adapt_datefield_value(today), first, last]
     if held:
         where += f" AND a.id NOT IN ({', '.join(['%s'] * len(held))})"
         where_params += sorted(held)
-    alv_where = (f"v.status IN (%s, %s, %s) AND v.authorization_id IN (SELECT a.id FROM {auth_t} a WHERE {where})")  # noqa: S608 (model table names; values are parameters)
-    alv_params = [*open_alv, *where_params]
+    alv_where = (f"v.municipality_id = %s AND v.status IN (%s, %s, %s) AND v.authorization_id IN (SELECT a.id FROM {auth_t} a WHERE {where})")  # noqa: S608 (model table names; values are parameters)
+    alv_params = [municipality_id, *open_alv, *where_params]
     with connection.cursor() as cursor:
         # 1. the alvarás of these grants: lock, audit, expire
         cursor.execute(f"SELECT v.id FROM {alv_t} v WHERE {alv_where}" + (" FOR UPDATE" if connection.vendor == "postgresql" else ""), alv_params)  # noqa: S608 (model table names; values are parameters)
@@ -253,9 +254,9 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
         noticed_drivers = 0
         if alvaras:
             cursor.execute(
-                f"INSERT INTO {audit_t} (at, actor_id, actor_label, object_type, object_id, object_repr, action, "  # noqa: S608 (model table names; values are parameters)
+                f"INSERT INTO {audit_t} (municipality_id, at, actor_id, actor_label, object_type, object_id, object_repr, action, "  # noqa: S608 (model table names; values are parameters)
                 "from_state, to_state, reason, data) "
-                f"SELECT %s, NULL, %s, %s, CAST(v.id AS TEXT), SUBSTR(v.doc_name || %s || v.number, 1, 300), %s, "
+                f"SELECT v.municipality_id, %s, NULL, %s, %s, CAST(v.id AS TEXT), SUBSTR(v.doc_name || %s || v.number, 1, 300), %s, "
                 f"v.status, %s, %s, {dialect['empty_json']} FROM {alv_t} v WHERE {alv_where} ORDER BY v.id",
                 [at, "sistema", "licensing.alvara", " nº ", "alvara_status", str(AlvaraStatus.EXPIRED), EXPIRY_REASON, "{}", *alv_params],
             )
@@ -264,9 +265,9 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
             alv_subject, alv_subject_params = _sql_template(ALVARA_NOTICE_SUBJECT, alv_columns)
             alv_body, alv_body_params = _sql_template(ALVARA_NOTICE_BODY, alv_columns)
             cursor.execute(
-                f"INSERT INTO {note_t} (recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
+                f"INSERT INTO {note_t} (municipality_id, recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
                 "email_attempts, email_sent_at, email_error, next_attempt_at, pix_payload) "
-                f"SELECT v.person_id, SUBSTR({alv_subject}, 1, 200), {alv_body}, %s, "
+                f"SELECT v.municipality_id, v.person_id, SUBSTR({alv_subject}, 1, 200), {alv_body}, %s, "
                 "%s || CAST(v.id AS TEXT) || %s || CAST(v.valid_until AS TEXT), %s, NULL, "
                 "CASE WHEN u.email <> '' THEN %s ELSE %s END, 0, NULL, %s, %s, '' "
                 f"FROM {alv_t} v JOIN {auth_t} h ON h.id = v.authorization_id JOIN {user_t} u ON u.id = v.person_id "
@@ -281,9 +282,9 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
             )
         # 2. the grants: audit, notice (once per grant and validity), expire
         cursor.execute(
-            f"INSERT INTO {audit_t} (at, actor_id, actor_label, object_type, object_id, object_repr, action, "  # noqa: S608 (model table names; values are parameters)
+            f"INSERT INTO {audit_t} (municipality_id, at, actor_id, actor_label, object_type, object_id, object_repr, action, "  # noqa: S608 (model table names; values are parameters)
             "from_state, to_state, reason, data) "
-            f"SELECT %s, NULL, %s, %s, CAST(a.id AS TEXT), SUBSTR(a.act_name || %s || a.number, 1, 300), %s, "
+            f"SELECT a.municipality_id, %s, NULL, %s, %s, CAST(a.id AS TEXT), SUBSTR(a.act_name || %s || a.number, 1, 300), %s, "
             f"a.status, %s, %s, {dialect['json'].format(col='a.valid_until')} FROM {auth_t} a WHERE {where} ORDER BY a.id",
             [at, "sistema", "licensing.authorization", " nº ", "authorization_status", str(AuthorizationStatus.EXPIRED),
              EXPIRY_REASON, *where_params],
@@ -292,9 +293,9 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
         subject_sql, subject_params = _sql_template(AUTH_NOTICE_SUBJECT, columns)
         body_sql, body_params = _sql_template(AUTH_NOTICE_BODY, columns)
         cursor.execute(
-            f"INSERT INTO {note_t} (recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
+            f"INSERT INTO {note_t} (municipality_id, recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
             "email_attempts, email_sent_at, email_error, next_attempt_at, pix_payload) "
-            f"SELECT a.holder_id, SUBSTR({subject_sql}, 1, 200), {body_sql}, %s, "
+            f"SELECT a.municipality_id, a.holder_id, SUBSTR({subject_sql}, 1, 200), {body_sql}, %s, "
             "%s || CAST(a.id AS TEXT) || %s || CAST(a.valid_until AS TEXT), %s, NULL, "
             "CASE WHEN u.email <> '' THEN %s ELSE %s END, 0, NULL, %s, %s, '' "
             f"FROM {auth_t} a JOIN {user_t} u ON u.id = a.holder_id WHERE {where} ORDER BY a.id ON CONFLICT DO NOTHING",
@@ -503,9 +504,7 @@ def check_quotas(job_name: str | None = None) -> int:
     ranking = pack.param("ranking.criteria")
     lines = []
     notices = []
-    clerks = list(
-        get_user_model().objects.filter(groups__name=Role.CLERK, is_active=True).values_list("pk", "email")
-    )
+    clerks = list(staff_users(Role.CLERK, pack.municipality_id).values_list("pk", "email"))  # this municipality's
     for state in quota_states():
         if not state.exceeded:
             continue

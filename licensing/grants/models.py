@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from portal.models import TRUNCATE_GUARD
+from portal.models import TRUNCATE_GUARD, TenantModel
 
 
 def _never_deleted(name: str) -> list:
@@ -55,10 +55,10 @@ AUTHORIZATION_TRANSITIONS: dict[str, set[str]] = {
 CURRENT_STATUSES = (AuthorizationStatus.ACTIVE, AuthorizationStatus.SUSPENDED)
 
 
-class Authorization(models.Model):
+class Authorization(TenantModel):
     """The grant act of the pack (Portaria Autorizativa, Autorização, Termo de Permissão)."""
 
-    number = models.CharField("número", max_length=12, unique=True)
+    number = models.CharField("número", max_length=12)
     act_name = models.CharField("ato", max_length=80)
     modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
     holder = models.ForeignKey(
@@ -92,6 +92,7 @@ class Authorization(models.Model):
         verbose_name_plural = "autorizações"
         ordering = ["-issued_at", "-id"]
         constraints = [
+            models.UniqueConstraint(fields=["municipality", "number"], name="authorization_number_per_municipality"),
             models.UniqueConstraint(
                 fields=["vehicle"],
                 condition=models.Q(status__in=["active", "suspended"]),
@@ -132,10 +133,10 @@ ALVARA_TRANSITIONS: dict[str, set[str]] = {
 }
 
 
-class Alvara(models.Model):
+class Alvara(TenantModel):
     """Alvará de circulação (per vehicle) or de condutor (per driver), as the pack says."""
 
-    number = models.CharField("número", max_length=12, unique=True)
+    number = models.CharField("número", max_length=12)
     doc_name = models.CharField("documento", max_length=80)
     authorization = models.ForeignKey(
         Authorization, on_delete=models.PROTECT, related_name="alvaras", verbose_name="autorização"
@@ -162,6 +163,7 @@ class Alvara(models.Model):
     status_reason = models.TextField("motivo da situação", blank=True)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "number"], name="alvara_number_per_municipality")]
         verbose_name = "alvará"
         verbose_name_plural = "alvarás"
         ordering = ["-issued_at", "-id"]
@@ -171,7 +173,7 @@ class Alvara(models.Model):
         return f"{self.doc_name} nº {self.number}"
 
 
-class GrantBar(models.Model):
+class GrantBar(TenantModel):
     """A person barred from new grants until a date (cassação, revocation)."""
 
     cpf = models.CharField("CPF", max_length=11, db_index=True)
@@ -195,12 +197,13 @@ class GrantBar(models.Model):
         return f"Impedimento até {self.until or 'indeterminado'}"
 
 
-class GrantLock(models.Model):
+class GrantLock(TenantModel):
     """One row per modality, locked (SELECT … FOR UPDATE) while a grant is decided against the quota."""
 
-    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices, unique=True)
+    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "modality"], name="grantlock_modality_per_municipality")]
         verbose_name = "trava de cota"
         verbose_name_plural = "travas de cota"
 
@@ -218,7 +221,7 @@ class AmendmentKind(models.TextChoices):
     RESTORATION = "restoration", "restabelecimento (cassação reformada)"
 
 
-class Amendment(models.Model):
+class Amendment(TenantModel):
     """An act of amendment (the pack's apostila or portaria de alteração) to a grant act.
 
     The grant act stays as it was issued; every later change to what it certifies (vehicle,
@@ -226,7 +229,7 @@ class Amendment(models.Model):
     act it amends, frozen and signed like the act. Never edited or deleted.
     """
 
-    number = models.CharField("número", max_length=12, unique=True)
+    number = models.CharField("número", max_length=12)
     act_name = models.CharField("ato", max_length=80)
     kind = models.CharField("alteração", max_length=20, choices=AmendmentKind.choices)
     authorization = models.ForeignKey(
@@ -249,6 +252,7 @@ class Amendment(models.Model):
     )
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "number"], name="amendment_number_per_municipality")]
         verbose_name = "ato de alteração"
         verbose_name_plural = "atos de alteração"
         ordering = ["issued_at", "id"]

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from portal.models import TenantModel
+
 
 class RequestKind(models.TextChoices):
     AUXILIARY_ADD = "auxiliary_add", "inclusão de condutor auxiliar"
@@ -38,10 +40,10 @@ REQUEST_TRANSITIONS: dict[str, set[str]] = {
 }
 
 
-class LifecycleRequest(models.Model):
+class LifecycleRequest(TenantModel):
     """A request about a grant (auxiliary driver, substitution, leave, transfer, renunciation…)."""
 
-    protocol = models.CharField("protocolo", max_length=14, unique=True)
+    protocol = models.CharField("protocolo", max_length=14)
     authorization = models.ForeignKey(
         "licensing.Authorization", on_delete=models.PROTECT, related_name="lifecycle_requests",
         verbose_name="autorização",
@@ -78,6 +80,7 @@ class LifecycleRequest(models.Model):
     result = models.JSONField("efeitos", default=dict, blank=True)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "protocol"], name="lifecyclerequest_protocol_per_municipality")]
         verbose_name = "pedido sobre a autorização"
         verbose_name_plural = "pedidos sobre autorizações"
         ordering = ["-filed_at", "-id"]
@@ -92,7 +95,7 @@ class AuxiliaryStatus(models.TextChoices):
     REMOVED = "removed", "excluído"
 
 
-class AuxiliaryDriver(models.Model):
+class AuxiliaryDriver(TenantModel):
     """A condutor auxiliar registered on a grant."""
 
     authorization = models.ForeignKey(
@@ -152,7 +155,7 @@ class LeaveStatus(models.TextChoices):
     OVERDUE = "overdue", "retorno em atraso"
 
 
-class LeaveOfAbsence(models.Model):
+class LeaveOfAbsence(TenantModel):
     """A licença de afastamento: the grant is kept while the vehicle is off the service."""
 
     authorization = models.ForeignKey(
@@ -181,7 +184,7 @@ class LeaveOfAbsence(models.Model):
         return f"Afastamento ({self.get_reason_display()}) até {self.ends_on:%d/%m/%Y}"
 
 
-class Preposto(models.Model):
+class Preposto(TenantModel):
     """A preposto who runs the service for a holder in permanent invalidity."""
 
     authorization = models.ForeignKey(
@@ -216,11 +219,11 @@ class YearlyNoticeStage(models.TextChoices):
     OVERDUE = "overdue", "vencido"
 
 
-class YearlyNotice(models.Model):
+class YearlyNotice(TenantModel):
     """One reminder or overdue flag of a yearly obligation (the job creates each once: the
     unique ``key`` makes it idempotent). An overdue flag is resolved when the obligation is met."""
 
-    key = models.CharField("chave", max_length=120, unique=True)
+    key = models.CharField("chave", max_length=120)
     obligation = models.CharField("obrigação", max_length=20, choices=YearlyObligation.choices)
     stage = models.CharField("etapa", max_length=10, choices=YearlyNoticeStage.choices)
     authorization = models.ForeignKey(
@@ -237,6 +240,7 @@ class YearlyNotice(models.Model):
     resolved_at = models.DateTimeField("regularizado em", null=True, blank=True)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "key"], name="yearlynotice_key_per_municipality")]
         verbose_name = "aviso de obrigação anual"
         verbose_name_plural = "avisos de obrigações anuais"
         ordering = ["due_on", "id"]

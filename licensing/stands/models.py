@@ -5,11 +5,13 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
+from portal.models import TenantModel
 
-class TaxiStand(models.Model):
+
+class TaxiStand(TenantModel):
     """A ponto de táxi / mototáxi with its capacity (places)."""
 
-    name = models.CharField("nome", max_length=120, unique=True)
+    name = models.CharField("nome", max_length=120)
     location = models.CharField("localização", max_length=250)
     capacity = models.PositiveSmallIntegerField("vagas")
     modality = models.CharField("modalidade", max_length=10, blank=True,
@@ -19,6 +21,7 @@ class TaxiStand(models.Model):
     created_at = models.DateTimeField("criado em", default=timezone.now)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "name"], name="taxistand_name_per_municipality")]
         verbose_name = "ponto de táxi"
         verbose_name_plural = "pontos de táxi"
         ordering = ["name"]
@@ -33,7 +36,7 @@ class AssignmentStatus(models.TextChoices):
     ENDED = "ended", "encerrada"
 
 
-class StandAssignment(models.Model):
+class StandAssignment(TenantModel):
     """A holder's place (or place in the waiting list) at a stand."""
 
     stand = models.ForeignKey(TaxiStand, on_delete=models.PROTECT, related_name="assignments", verbose_name="ponto")

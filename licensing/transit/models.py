@@ -13,6 +13,7 @@ from django.db import models
 from django.utils import timezone
 
 from fleet.models import VehicleBase
+from portal.models import TenantModel
 from portal.numbers import brl
 from portal.validators import validate_cnpj, validate_cpf
 
@@ -67,12 +68,12 @@ class FareZone(models.TextChoices):
     RURAL = "rural", "rural"
 
 
-class Concessionaire(models.Model):
+class Concessionaire(TenantModel):
     """A company (pessoa jurídica) that bids for and operates bus lines (art. 1)."""
 
     legal_name = models.CharField("razão social", max_length=200)
     trade_name = models.CharField("nome fantasia", max_length=200, blank=True)
-    cnpj = models.CharField("CNPJ", max_length=14, unique=True, validators=[validate_cnpj])
+    cnpj = models.CharField("CNPJ", max_length=14, validators=[validate_cnpj])
     registry_number = models.CharField("registro na Junta Comercial (NIRE)", max_length=30)
     municipal_registration = models.CharField("inscrição municipal", max_length=30, blank=True)
     address = models.CharField("endereço da sede", max_length=300)
@@ -86,6 +87,7 @@ class Concessionaire(models.Model):
                                    related_name="+", verbose_name="cadastrada por")
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "cnpj"], name="concessionaire_cnpj_per_municipality")]
         verbose_name = "empresa concessionária"
         verbose_name_plural = "empresas concessionárias"
         ordering = ["legal_name", "id"]
@@ -126,10 +128,10 @@ CONCESSION_TRANSITIONS: dict[str, set[str]] = {
 ACTIVE_CONCESSION_STATUSES = (ConcessionStatus.IN_SERVICE, ConcessionStatus.INTERVENED)
 
 
-class Concession(models.Model):
+class Concession(TenantModel):
     """A concession of bus line(s) after bidding (art. 1, 3), formalized by contract (art. 8)."""
 
-    number = models.CharField("número", max_length=12, unique=True)
+    number = models.CharField("número", max_length=12)
     object = models.TextField("objeto")
     category = models.CharField("categoria do veículo", max_length=20)
     justification_act = models.CharField("ato de justificação da outorga", max_length=200, blank=True,
@@ -160,6 +162,7 @@ class Concession(models.Model):
         verbose_name_plural = "concessões"
         ordering = ["-created_at", "-id"]
         constraints = [
+            models.UniqueConstraint(fields=["municipality", "number"], name="concession_number_per_municipality"),
             models.CheckConstraint(
                 condition=models.Q(term_end__isnull=True) | models.Q(term_end__gte=models.F("term_start")),
                 name="transit_concession_term_order",
@@ -174,7 +177,7 @@ class Concession(models.Model):
         return category_label(self.category)
 
 
-class ContractClauseReview(models.Model):
+class ContractClauseReview(TenantModel):
     """The staff's check of which essential clauses (art. 9) the signed contract contains.
 
     A record of its own, beside the contract and never inside it: the contract PDF is frozen at
@@ -207,7 +210,7 @@ class BidderStatus(models.TextChoices):
     LAPSED = "lapsed", "contratada; delegação caducou"
 
 
-class ClassifiedBidder(models.Model):
+class ClassifiedBidder(TenantModel):
     """A company in the bidding's classification order (art. 5, 8 §ún.)."""
 
     concession = models.ForeignKey(Concession, on_delete=models.CASCADE, related_name="classified",
@@ -234,16 +237,17 @@ class ClassifiedBidder(models.Model):
         return f"{self.position}º {self.concessionaire}"
 
 
-class BusLine(models.Model):
+class BusLine(TenantModel):
     """A regular bus line of a concession."""
 
     concession = models.ForeignKey(Concession, on_delete=models.PROTECT, related_name="lines",
                                    verbose_name="concessão")
-    code = models.CharField("código", max_length=20, unique=True)
+    code = models.CharField("código", max_length=20)
     name = models.CharField("nome", max_length=200)
     created_at = models.DateTimeField("cadastrada em", default=timezone.now)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "code"], name="busline_code_per_municipality")]
         verbose_name = "linha"
         verbose_name_plural = "linhas"
         ordering = ["code"]
@@ -258,7 +262,7 @@ class ItineraryStatus(models.TextChoices):
     DISCARDED = "discarded", "descartada"
 
 
-class Itinerary(models.Model):
+class Itinerary(TenantModel):
     """A version of a line's itinerary and schedule. Version 1 is the original (contract).
 
     Changes (art. 7) are new versions, approved by amendment and announced at least N
@@ -309,7 +313,7 @@ class Itinerary(models.Model):
         return km_text(self.changed_km)
 
 
-class ItinerarySegment(models.Model):
+class ItinerarySegment(TenantModel):
     """An ordered stretch between two stops, with its length and zone (art. 16)."""
 
     itinerary = models.ForeignKey(Itinerary, on_delete=models.CASCADE, related_name="segments",
@@ -337,7 +341,7 @@ class ItinerarySegment(models.Model):
         return km_text(self.length_km)
 
 
-class BusFare(models.Model):
+class BusFare(TenantModel):
     """A fare of a line for a zone, set by decree (art. 17, §ún.); effective by date."""
 
     line = models.ForeignKey(BusLine, on_delete=models.PROTECT, related_name="fares", verbose_name="linha")
@@ -373,7 +377,7 @@ class BusStatus(models.TextChoices):
 class Bus(VehicleBase):
     """A vehicle of a concession, registered in the category of the contract (art. 2)."""
 
-    plate = models.CharField("placa", max_length=7, unique=True)
+    plate = models.CharField("placa", max_length=7)
     category = models.CharField("categoria", max_length=20)
     seated = models.PositiveSmallIntegerField("lugares sentados")
     standing = models.PositiveSmallIntegerField("lugares em pé", default=0)
@@ -385,6 +389,7 @@ class Bus(VehicleBase):
     status = models.CharField("situação", max_length=10, choices=BusStatus.choices, default=BusStatus.ACTIVE)
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "plate"], name="bus_plate_per_municipality")]
         verbose_name = "veículo de transporte coletivo"
         verbose_name_plural = "veículos de transporte coletivo"
         ordering = ["plate"]
@@ -419,7 +424,7 @@ INTERVENTION_TRANSITIONS: dict[str, set[str]] = {
 OPEN_INTERVENTION_STATUSES = (InterventionStatus.DECLARED, InterventionStatus.PROCEDURE_OPEN)
 
 
-class Intervention(models.Model):
+class Intervention(TenantModel):
     """Intervention by decree (art. 23): interventor, term, objectives; procedure (art. 24)."""
 
     concession = models.ForeignKey(Concession, on_delete=models.PROTECT, related_name="interventions",
@@ -471,7 +476,7 @@ DEFAULT_TRANSITIONS: dict[str, set[str]] = {
 }
 
 
-class DefaultProceeding(models.Model):
+class DefaultProceeding(TenantModel):
     """Notice of failures with a period to cure, then the default proceeding (art. 20, §2–§4)."""
 
     concession = models.ForeignKey(Concession, on_delete=models.PROTECT, related_name="defaults",
@@ -504,11 +509,11 @@ class ComplaintStatus(models.TextChoices):
     ANSWERED = "answered", "respondida"
 
 
-class Complaint(models.Model):
+class Complaint(TenantModel):
     """A user's complaint about a line (art. 11, VII), answered by the Município."""
 
     line = models.ForeignKey(BusLine, on_delete=models.PROTECT, related_name="complaints", verbose_name="linha")
-    protocol = models.CharField("protocolo", max_length=20, unique=True)
+    protocol = models.CharField("protocolo", max_length=20)
     access_code = models.CharField("código de consulta", max_length=14,
                                    help_text="Dado a quem reclamou, para consultar a resposta sem login.")
     name = models.CharField("nome", max_length=200, blank=True)
@@ -524,6 +529,7 @@ class Complaint(models.Model):
                                     related_name="+", verbose_name="respondida por")
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["municipality", "protocol"], name="complaint_protocol_per_municipality")]
         verbose_name = "reclamação de usuário"
         verbose_name_plural = "reclamações de usuários"
         ordering = ["-created_at", "-id"]

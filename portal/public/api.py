@@ -63,11 +63,11 @@ class CSVRenderer(renderers.BaseRenderer):
         return b"".join(csv_chunks(rows, sep))
 
 
-def csv_chunks(rows, sep: str = ",", chunk: int = 500):
+def csv_chunks(rows, sep: str = ",", chunk: int = 500, fields: tuple[str, ...] = OPEN_DATA_FIELDS):
     """The CSV of CSVRenderer, row by row: BOM and header first, then ``chunk`` rows at a time,
     so that the export of every grant is streamed in constant memory."""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=OPEN_DATA_FIELDS, extrasaction="ignore", lineterminator="\r\n",
+    writer = csv.DictWriter(buf, fieldnames=fields, extrasaction="ignore", lineterminator="\r\n",
                             delimiter=sep)
     writer.writeheader()
     yield b"\xef\xbb\xbf" + _drain(buf)

@@ -29,7 +29,13 @@ if not SECRET_KEY:
     else:
         raise ImproperlyConfigured("SECRET_KEY é obrigatória quando DEBUG está desligado.")
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG or TESTING else [])
+# ".localhost": every municipality of `make run` on its own host (<slug>.localhost)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", ".localhost"] if DEBUG or TESTING else [])
+# The municipality of a request is its host's (portal/tenant_hosts.py): <slug>.TENANT_BASE_DOMAIN,
+# an extra hostname of the MunicipalityHost table, else DEFAULT_MUNICIPALITY (a slug; a one-city
+# installation), else the only municipality in service.
+TENANT_BASE_DOMAIN = os.environ.get("TENANT_BASE_DOMAIN", "localhost")
+DEFAULT_MUNICIPALITY = os.environ.get("DEFAULT_MUNICIPALITY", "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # Links in e-mails and QR codes: SITE_URL, else the HOST:PORT that `make run` serves.
 SITE_URL = default_site_url()
@@ -73,6 +79,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # the municipality of the request's host in scope (portal.tenancy) before anything reads data
+    "portal.tenant_hosts.TenantMiddleware",
     "portal.middleware.RequestSizeLimitMiddleware",
     "portal.middleware.PrivateResponseMiddleware",
     # anonymous public GETs answered from the shared cache before sessions, auth, CSRF, CSP and
@@ -253,6 +261,8 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "portal.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# every key carries the municipality in scope (a page, a throttle, a memo of one is never another's)
+CACHES["default"]["KEY_FUNCTION"] = "portal.tenancy.cache_key"
 
 # E-mail: console by default.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

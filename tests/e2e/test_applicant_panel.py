@@ -110,8 +110,10 @@ def test_the_deferido_notice_names_the_act_and_links_its_pdf(site, browser):
         finally:
             connections.close_all()
 
-    with ThreadPoolExecutor(1) as pool:
-        auth, _ = pool.submit(approve).result()
+    import contextvars
+
+    with ThreadPoolExecutor(1) as pool:  # in a copy of this context: the municipality in scope
+        auth, _ = pool.submit(contextvars.copy_context().run, approve).result()
     with phone(browser) as tab:
         login(tab, site, CPF_RITA)
         shot(tab, "panel-approved")

@@ -1,5 +1,6 @@
 """PostgreSQL-only guarantees: concurrent double submits, autos protected from deletion."""
 
+import contextvars
 import threading
 from datetime import timedelta
 
@@ -33,7 +34,8 @@ def test_concurrent_submits_with_one_key_create_one_auto(load_pack, agent):
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=submit) for _ in range(4)]
+    # each thread runs in a copy of the test's context: the municipality in scope (portal.tenancy)
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(submit,)) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:

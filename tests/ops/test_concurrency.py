@@ -3,6 +3,7 @@ then finds nothing left to do — every grant is expired, audited and noticed ex
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from datetime import date
 
@@ -52,7 +53,7 @@ def test_two_concurrent_expiry_runs_change_each_grant_once(postgres_only, restor
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=run) for _ in range(2)]
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(run,)) for _ in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:

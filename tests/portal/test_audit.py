@@ -8,7 +8,7 @@ from portal.models import AuditEntry
 
 
 @pytest.fixture
-def entry(db, applicant):
+def entry(db, alegre, applicant):
     return audit_log(actor=applicant, obj=applicant, action=AuditAction.PROFILE_UPDATED, from_state="a", to_state="b",
                      reason="motivo", data={"cpf": "52998224725", "nested": {"cnh_number": "12345678900"}})
 
@@ -31,7 +31,7 @@ def test_audit_entry_cannot_be_changed_or_deleted_by_orm(entry):
     assert AuditEntry.objects.get(pk=entry.pk).reason == "motivo"
 
 
-def test_admin_cannot_change_audit(web, personas, entry):
+def test_admin_cannot_change_audit(web, alegre, personas, entry):  # an admin is admin of a municipality
     c = web(personas["admin"])
     assert c.get(f"/admin/portal/auditentry/{entry.pk}/change/").status_code == 200  # view only
     c.post(f"/admin/portal/auditentry/{entry.pk}/change/", {"reason": "x"})

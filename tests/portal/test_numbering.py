@@ -8,7 +8,7 @@ from portal.numbering import document_number, next_number, reserve_numbers
 
 
 @pytest.mark.django_db(transaction=True)
-def test_numbers_follow_each_other_and_a_rollback_gives_them_back():
+def test_numbers_follow_each_other_and_a_rollback_gives_them_back(alegre):
     with transaction.atomic():
         assert next_number("bench", 2026) == 1
         assert reserve_numbers("bench", 2026, 3) == range(2, 5)
@@ -23,7 +23,7 @@ def test_numbers_follow_each_other_and_a_rollback_gives_them_back():
 
 
 @pytest.mark.django_db
-def test_one_statement_per_block(django_assert_num_queries):
+def test_one_statement_per_block(alegre, django_assert_num_queries):
     with transaction.atomic():
         next_number("ato", 2026)
         with django_assert_num_queries(1):

@@ -18,11 +18,18 @@ def test_pack_loads_and_reloads_without_changes(db, slug):
     assert AuditEntry.objects.count() == audits, "a reload without changes writes nothing"
 
 
-def test_switching_packs_keeps_one_active(db):
+def test_loading_packs_puts_each_in_service_side_by_side(db):
+    """One installation, many municipalities (issue 17): a load never takes another out."""
+    from portal import tenancy
+
+    loaded = {}
     for slug in ["alegre", "itagiba", "arapora", "alegre"]:
-        regulation.load_pack(slug)
-        assert list(Municipality.objects.filter(is_active=True).values_list("slug", flat=True)) == [slug]
-        assert regulation.current().slug == slug
+        loaded[slug] = regulation.load_pack(slug).municipality_id
+    assert sorted(Municipality.objects.filter(is_active=True).values_list("slug", flat=True)) == [
+        "alegre", "arapora", "itagiba"]
+    for slug, pk in loaded.items():
+        with tenancy.activate((pk, slug)):
+            assert regulation.current().slug == slug
 
 
 def test_population_override_is_recorded(db):
@@ -143,8 +150,8 @@ def test_load_regulation_says_what_it_did(db):
     assert "criado" in run("alegre")
     assert "sem mudanças;" in run("alegre")
     assert "criado" in run("itagiba")
-    switched = run("alegre")  # back to a pack already stored: it becomes the active one
-    assert "passou a ser o pacote ativo" in switched and "população 29.177" in switched
+    again = run("alegre")  # a second municipality took nothing from the first
+    assert "sem mudanças;" in again and "em funcionamento" in again and "população 29.177" in again
     assert "atualizado" in run("alegre", "--population", "30000")
     assert "população 30.000" in run("alegre") and regulation.current().population == 30000
 

@@ -488,25 +488,27 @@ def test_token_endpoint_asks_staff_for_the_code(api, alegre, clerk, applicant, s
 
 @pytest.mark.django_db
 def test_role_grants_logins_and_password_changes_are_audited(web, alegre, clerk, admin_user):
-    from django.contrib.auth.models import Group
-
-    from portal.models import AuditEntry
+    from portal.models import AuditEntry, Municipality, StaffAssignment
 
     assert AuditEntry.objects.filter(action="role_granted", object_id=str(clerk.pk), to_state="atendente").exists()
     c = Client()
     _password_login(c, "atendente1")
     assert AuditEntry.objects.filter(action="login", object_id=str(clerk.pk)).exists()
     admin = web(admin_user)
-    response = admin.post(f"/admin/portal/user/{clerk.pk}/change/", {
-        "username": "atendente1", "email": clerk.email, "name": clerk.name, "is_active": "on",
-        "groups": [Group.objects.get(name="atendente").pk, Group.objects.get_or_create(name="julgador")[0].pk],
-        "date_joined_0": "01/01/2026", "date_joined_1": "10:00:00",
+    municipality = Municipality.objects.get(slug="alegre")
+    response = admin.post("/admin/portal/staffassignment/add/", {
+        "user": clerk.pk, "municipality": municipality.pk, "role": "julgador", "reason": "Portaria 12/2026",
     })
     assert response.status_code == 302, response.context["adminform"].errors if response.context else response
     grant = AuditEntry.objects.filter(action="role_granted", object_id=str(clerk.pk), to_state="julgador").first()
-    assert grant is not None and grant.actor_id == admin_user.pk
-    clerk.groups.remove(Group.objects.get(name="atendente"))
-    assert AuditEntry.objects.filter(action="role_revoked", object_id=str(clerk.pk), from_state="atendente").exists()
+    assert grant is not None and grant.actor_id == admin_user.pk and grant.data["municipality"] == "alegre"
+    assignment = StaffAssignment.objects.get(user=clerk, role="atendente", revoked_at__isnull=True)
+    response = admin.post(f"/admin/portal/staffassignment/{assignment.pk}/change/", {"revoked_reason": "Exonerada"})
+    assert response.status_code == 302
+    revoked = AuditEntry.objects.get(action="role_revoked", object_id=str(clerk.pk), from_state="atendente")
+    assert revoked.actor_id == admin_user.pk and revoked.reason == "Exonerada"
+    assignment.refresh_from_db()
+    assert assignment.revoked_at is not None and assignment.revoked_by_id == admin_user.pk  # kept, not deleted
 
 
 def test_admin_path_is_a_setting():

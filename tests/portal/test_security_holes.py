@@ -202,6 +202,7 @@ def test_transfer_names_only_a_vehicle_of_the_new_holder(arapora, api, applicant
 
 
 def _in_threads(n: int, work) -> tuple[list, list]:
+    import contextvars
     import threading
 
     from django.db import connections
@@ -218,7 +219,7 @@ def _in_threads(n: int, work) -> tuple[list, list]:
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(run, i)) for i in range(n)]
     for t in threads:
         t.start()
     for t in threads:

@@ -178,13 +178,17 @@ def test_the_stored_name_follows_the_sniffed_type_not_the_clients_extension():
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from licensing.models import ApplicationDocument
+    from portal import tenancy
     from portal.uploads import private_upload_path
 
-    assert private_upload_path("x")(SimpleNamespace(mime="application/pdf"), "foto.png").endswith(".pdf")
-    doc = ApplicationDocument(file=SimpleUploadedFile("foto.png", PDF))
-    assert doc.file.field.generate_filename(doc, "foto.png").endswith(".pdf")
-    doc = ApplicationDocument(file=SimpleUploadedFile("documento.pdf", _png()))
-    assert doc.file.field.generate_filename(doc, "documento.pdf").endswith(".png")
+    with tenancy.activate((1, "m")):  # the stored name is under the municipality's folder
+        name = private_upload_path("x")(SimpleNamespace(mime="application/pdf", municipality_id=1), "foto.png")
+    assert name.startswith("m/x/") and name.endswith(".pdf")
+    with tenancy.activate((1, "m")):
+        doc = ApplicationDocument(file=SimpleUploadedFile("foto.png", PDF))
+        assert doc.file.field.generate_filename(doc, "foto.png").endswith(".pdf")
+        doc = ApplicationDocument(file=SimpleUploadedFile("documento.pdf", _png()))
+        assert doc.file.field.generate_filename(doc, "documento.pdf").endswith(".png")
 
 
 @pytest.mark.django_db

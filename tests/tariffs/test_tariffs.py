@@ -415,6 +415,7 @@ def test_two_tables_for_the_same_date_conflict(alegre_db, admin_user):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_publications_for_the_same_date_store_one_table(admin_user):
     """Two publishers at the same moment: one table, the other gets the conflict (PostgreSQL)."""
+    import contextvars
     import threading
 
     from django.db import connection
@@ -437,7 +438,7 @@ def test_concurrent_publications_for_the_same_date_store_one_table(admin_user):
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=publish, args=(n,)) for n in (1, 2)]
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(publish, n)) for n in (1, 2)]
     for t in threads:
         t.start()
     for t in threads:

@@ -8,6 +8,7 @@ from decimal import Decimal, InvalidOperation
 from django.core.management.base import BaseCommand, CommandError
 
 from licensing.applications.calls import call_open
+from portal.management.municipality_option import add_municipality_argument, municipality_scope
 from portal.refusals import SERVICE_ERRORS, refusal_message
 
 
@@ -27,6 +28,7 @@ class Command(BaseCommand):
         parser.add_argument("--end", required=True)
         parser.add_argument("--slots", type=int, default=None)
         parser.add_argument("--min-bid", dest="min_bid", default=None)
+        add_municipality_argument(parser)
 
     def handle(self, *args, **options):
         min_bid = None
@@ -35,11 +37,12 @@ class Command(BaseCommand):
                 min_bid = Decimal(options["min_bid"])
             except InvalidOperation as exc:
                 raise CommandError("Oferta mínima inválida: use 1500.00.") from exc
-        try:
-            call, created = call_open(actor=None, modality=options["modality"], start=_date(options["start"]),
-                                      end=_date(options["end"]), slots=options["slots"], min_bid=min_bid)
-        except SERVICE_ERRORS as exc:
-            raise CommandError(refusal_message(exc)) from exc
-        verb = "Edital aberto" if created else "Edital já existia"
-        slots = f"{call.slots} vaga(s)" if call.slots is not None else "vagas livres da cota"
-        self.stdout.write(self.style.SUCCESS(f"{verb}: {call} (id {call.pk}; {slots})."))
+        with municipality_scope(options):
+            try:
+                call, created = call_open(actor=None, modality=options["modality"], start=_date(options["start"]),
+                                          end=_date(options["end"]), slots=options["slots"], min_bid=min_bid)
+            except SERVICE_ERRORS as exc:
+                raise CommandError(refusal_message(exc)) from exc
+            verb = "Edital aberto" if created else "Edital já existia"
+            slots = f"{call.slots} vaga(s)" if call.slots is not None else "vagas livres da cota"
+            self.stdout.write(self.style.SUCCESS(f"{verb}: {call} (id {call.pk}; {slots})."))

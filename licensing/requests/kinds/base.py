@@ -38,7 +38,7 @@ from portal.audit import audit_log
 from portal.audit_actions import AuditAction
 from portal.exceptions import RuleViolation, RuleViolations
 from portal.notifications import notify
-from portal.roles import Role
+from portal.roles import Role, staff_users
 from portal.validators import (
     only_digits,
     validate_cpf,
@@ -175,7 +175,8 @@ def raise_all(violations: list[RuleViolation]) -> None:
 
 
 def clerks():
-    return get_user_model().objects.filter(groups__name=Role.CLERK, is_active=True).distinct()
+    """The clerks of the municipality in scope."""
+    return staff_users(Role.CLERK)
 
 
 def notify_clerks(*, subject: str, body: str, link: str, dedup: str) -> None:

@@ -103,10 +103,8 @@ def transit_deadlines_sweep(today: date | None = None) -> int:
 
 
 def _notify_clerks(subject: str, body: str, dedup_key: str) -> None:
-    from django.contrib.auth import get_user_model
-
     from portal.notifications import notify
-    from portal.roles import Role
+    from portal.roles import Role, staff_users
 
-    for user in get_user_model().objects.filter(groups__name=Role.CLERK, is_active=True):
+    for user in staff_users(Role.CLERK):  # the clerks of the municipality in scope
         notify(recipient=user, subject=subject, body=body, dedup_key=f"{dedup_key}-{user.pk}")

@@ -5,7 +5,8 @@ from portal.numbers import thousands
 
 
 class Command(BaseCommand):
-    help = "Carrega (ou atualiza) um pacote de regulamentação e o torna ativo. Idempotente."
+    help = ("Carrega (ou atualiza) o pacote de regulamentação de um município e o põe em funcionamento. "
+            "Idempotente; os outros municípios da instalação não são tocados.")
 
     def add_arguments(self, parser):
         parser.add_argument("pack", help=f"um de: {', '.join(regulation.available_packs())}")
@@ -18,7 +19,7 @@ class Command(BaseCommand):
             result = regulation.load_pack(pack, population=population)
         except regulation.PackError as exc:
             raise CommandError(str(exc)) from exc
-        active = regulation.current()
+        active = regulation.pack_of(result.municipality_id)
         if result.created:
             state = "criado"
         elif result.changed_params or result.population_changed:
@@ -28,10 +29,10 @@ class Command(BaseCommand):
         else:
             state = "sem mudanças"
         if result.activated and not result.created:
-            state += "; passou a ser o pacote ativo"
+            state += "; entrou em funcionamento"
         self.stdout.write(
             self.style.SUCCESS(
-                f"Pacote {pack} ({active.display_name}) {state}; ativo; população {thousands(active.population)}; "
+                f"Pacote {pack} ({active.display_name}) {state}; em funcionamento; população {thousands(active.population)}; "
                 f"{result.changed_params} parâmetro(s) alterado(s)."
             )
         )

@@ -7,7 +7,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from portal.hooks import demo_seeds
-from portal.roles import Role
+from portal.management.municipality_option import add_municipality_argument, municipality_scope
+from portal.roles import STAFF_ROLES, Role
+from portal.staff import grant_role
 
 # Demo people: valid CPFs generated for testing (not real people). Not the CPFs that everyone
 # uses as examples (529.982.247-25, 111.444.777-35, …): a person signing up with one of those
@@ -20,6 +22,8 @@ DEMO_USERS = [
     # the appeal is decided by another authority than the first instance (two instances, two people)
     ("julgador2", Role.JUDGE, "Paulo Autoridade Recursal Demonstração", None, ""),
     ("admin", Role.ADMIN, "Administrador Demonstração", None, ""),
+    # the consortium's administrator: aggregate figures of every municipality, no personal data
+    ("consorcio", Role.CONSORTIUM, "Consórcio Intermunicipal Demonstração", None, ""),
 ]
 
 
@@ -31,9 +35,13 @@ class Command(BaseCommand):
             "--sample-data", action="store_true",
             help="também cria editais abertos, requerimentos em andamento, uma outorga e autos de exemplo",
         )
+        add_municipality_argument(parser)
 
-    @transaction.atomic
     def handle(self, *args, sample_data: bool = False, **options):
+        with municipality_scope(options) as municipality, transaction.atomic():
+            self._seed(municipality, sample_data)
+
+    def _seed(self, municipality, sample_data: bool) -> None:
         password = os.environ.get("DEMO_PASSWORD") or settings.DEMO_PASSWORD
         User = get_user_model()
         users = {}
@@ -49,7 +57,11 @@ class Command(BaseCommand):
                 user.set_password(password)
             user.is_staff = role == Role.ADMIN
             user.save()
-            user.groups.add(Group.objects.get_or_create(name=role)[0])  # a flushed test database has no groups
+            if role in STAFF_ROLES:  # staff work for the municipality in scope (issue 17)
+                grant_role(actor=None, user=user, municipality=municipality, role=role,
+                           reason="Usuário de demonstração")
+            else:  # installation-wide roles; a flushed test database has no groups
+                user.groups.add(Group.objects.get_or_create(name=role)[0])
             users[username] = user
         for seed in demo_seeds():
             seed(users, self.stdout, sample_data=sample_data)

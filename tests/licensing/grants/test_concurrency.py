@@ -1,5 +1,6 @@
 """Concurrent grants on PostgreSQL: gap-free numbers and the quota lock."""
 
+import contextvars
 import threading
 from datetime import timedelta
 
@@ -55,7 +56,7 @@ def approve_all(apps, clerk):
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=work, args=(a,)) for a in apps]
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(work, a)) for a in apps]
     for t in threads:
         t.start()
     for t in threads:

@@ -1,5 +1,6 @@
 """Concurrent decisions on PostgreSQL: a request is applied once, a TFF issued once."""
 
+import contextvars
 import threading
 
 import pytest
@@ -45,7 +46,7 @@ def _race(func, n=2):
         finally:
             conn.close()
 
-    threads = [threading.Thread(target=worker) for _ in range(n)]
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(worker,)) for _ in range(n)]
     for t in threads:
         t.start()
     for t in threads:

@@ -426,6 +426,7 @@ def test_demo_seed_is_idempotent_and_home_links_the_lines(alegre, clerk, web):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_contract_signatures_sign_once(load_pack):
     """Two clerks record the same signature at once: one contract, one audit entry (PostgreSQL)."""
+    import contextvars
     import threading
 
     from django.db import connection
@@ -450,7 +451,7 @@ def test_concurrent_contract_signatures_sign_once(load_pack):
         finally:
             conn.close()
 
-    threads = [threading.Thread(target=sign) for _ in range(2)]
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(sign,)) for _ in range(2)]
     for t in threads:
         t.start()
     for t in threads:

@@ -1,0 +1,217 @@
+"""Many municipalities against one (issue 17): 100 municipalities × 1.000 grants against
+1 municipality × 100.000 grants, in the same database and the same run.
+
+The per-request cost of a public page must not grow with the number of municipalities: a
+page of one of the 100 small municipalities is compared with the same page of the big one
+(every query carries the municipality column, indexed, so a small municipality's page reads
+its own rows only). The expiry job over the 100 small municipalities (one run per
+municipality, as beat does) is compared with the job over the big one — the same 100.000
+grants expiring either way.
+
+Public pages are asked in-process through the whole middleware stack (Django test client,
+host ``<slug>.localhost``), each request for a code never asked before (the cold path), the
+public page cache off. Figures: median and p95 per request, queries per request, ratio
+many ÷ one. Targets: page ratio ≤ 1,2 and the same number of queries; expiry ratio ≤ 1,5
+(a hundred runs, each with its own bookkeeping, against one).
+
+PostgreSQL (BENCH_DATABASE_URL's server; the database ``test_bench_tenants`` is created and
+dropped), or BENCH_DATABASE_URL=sqlite. BENCH_QUICK=1: 20 × 500 against 1 × 10.000.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.common import DB_URL, QUICK  # noqa: E402
+from bench.common import result as report_line  # noqa: E402
+
+MANY, PER = (20, 500) if QUICK else (100, 1_000)
+TOTAL = MANY * PER
+REQUESTS = 200 if QUICK else 300
+PAGE_TARGET, JOB_TARGET = 1.2, 1.5
+
+os.environ["PORTAL_TESTING"] = "1"
+os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix="bench-tenants-")
+os.environ.pop("REDIS_URL", None)  # never leave bench messages on a shared broker
+os.environ["THROTTLE_VERIFY"] = "100000000/min"  # the bench asks far more than a person would
+if DB_URL != "sqlite":
+    parts = urlparse(DB_URL)
+    os.environ["DATABASE_URL"] = urlunparse(parts._replace(path="/bench_tenants"))
+else:
+    os.environ.pop("DATABASE_URL", None)
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+settings.PUBLIC_PAGE_CACHE = False
+settings.TENANT_BASE_DOMAIN = "localhost"
+settings.DEFAULT_MUNICIPALITY = ""
+settings.ALLOWED_HOSTS = [".localhost", "localhost", "127.0.0.1"]
+
+
+def clone_municipalities(template, slugs: list[str]):
+    """Municipalities with the template's pack and parameters (what load_regulation writes)."""
+    from portal.models import FiscalUnitValue, Municipality, RegulationParameter
+
+    params = list(RegulationParameter.objects.filter(municipality=template))
+    units = list(FiscalUnitValue.objects.filter(municipality=template))
+    made = []
+    for slug in slugs:
+        m = Municipality.objects.get(pk=template.pk)
+        m.pk, m.slug, m.name = None, slug, f"Município {slug}"
+        m.save()
+        for p in params:
+            p.pk, p.municipality_id = None, m.pk
+        RegulationParameter.objects.bulk_create(params)
+        for u in units:
+            u.pk, u.municipality_id = None, m.pk
+        FiscalUnitValue.objects.bulk_create(units)
+        made.append(m)
+    return made
+
+
+def grants(municipality, n: int, holders: list[int], today, tag: int) -> list[str]:
+    """``n`` current grants of ``municipality`` (valid until tomorrow); their codes."""
+    from licensing.models import Authorization
+
+    modality = next(iter(municipality.pack.get("modalities", {"taxi": {}})))
+    rows = [
+        Authorization(
+            municipality_id=municipality.pk, number=f"{i + 1:06d}/{today.year}", act_name="Autorização",
+            modality=modality, holder_id=holders[i % len(holders)], valid_from=today - timedelta(days=365),
+            valid_until=today + timedelta(days=1), verification_code=f"T{tag:03d}{i:010d}", legal_basis="bench",
+        )
+        for i in range(n)
+    ]
+    Authorization.all_tenants.bulk_create(rows, batch_size=5000)
+    return [r.verification_code for r in rows]
+
+
+def measure_page(targets: list[tuple[str, str]], path: str) -> tuple[float, float, float]:
+    """Median and p95 (ms) and mean queries of GET ``path`` (``{code}`` filled) on each host."""
+    client = Client()
+    times, queries = [], []
+    for host, code in targets:
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            response = client.get(path.format(code=code), HTTP_HOST=host)
+            times.append((time.perf_counter() - started) * 1000)
+        assert response.status_code == 200, (host, path, response.status_code)
+        queries.append(len(captured.captured_queries))
+        reset_queries()
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.95) - 1], statistics.mean(queries)
+
+
+def run_expiry(active: list, everyone: list) -> tuple[float, int]:
+    """The expiry job as beat runs it (no municipality in scope: one run per municipality in
+    service), with only ``active`` in service."""
+    from licensing.grants import jobs
+    from portal.jobs import run_job
+    from portal.models import Municipality
+
+    Municipality.objects.filter(pk__in=[m.pk for m in everyone]).update(is_active=False)
+    Municipality.objects.filter(pk__in=[m.pk for m in active]).update(is_active=True)
+    started = time.perf_counter()
+    changed = run_job("licensing.expire_grants", lambda: jobs.expire_grants().authorizations)
+    return time.perf_counter() - started, changed
+
+
+def main() -> int:
+    from django.contrib.auth import get_user_model
+
+    from licensing.models import Authorization
+    from portal import regulation, tenancy
+    from portal.celery import app
+    from portal.models import Municipality
+
+    app.conf.task_always_eager = False  # e-mails are the worker's business, not the job's
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    ok = True
+    try:
+        started = time.perf_counter()
+        slug = regulation.available_packs()[0]
+        regulation.load_pack(slug)
+        template = Municipality.objects.get(slug=slug)
+        today = regulation.pack_of(template.pk).today()
+        small = clone_municipalities(template, [f"m{i:03d}" for i in range(MANY)])
+        big = clone_municipalities(template, ["grande"])[0]
+        Municipality.objects.filter(pk=template.pk).update(is_active=False)
+        User = get_user_model()
+        User.objects.bulk_create([User(username=f"bench{i:06d}", password="!") for i in range(TOTAL)], batch_size=5000)
+        holders = list(User.objects.filter(username__startswith="bench").order_by("pk").values_list("pk", flat=True))
+        codes_small = {m.pk: grants(m, PER, holders[i * PER:(i + 1) * PER], today, i) for i, m in enumerate(small)}
+        codes_big = grants(big, TOTAL, holders, today, 999)
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+        print(f"base: {MANY} municípios × {PER} outorgas e 1 × {TOTAL} ({connection.vendor}), "
+              f"{time.perf_counter() - started:.0f} s")
+        regulation.invalidate()
+        rng = random.Random(17)
+        many_targets = [(f"{m.slug}.localhost", rng.choice(codes_small[m.pk]))
+                        for m in (rng.choice(small) for _ in range(REQUESTS))]
+        one_targets = [("grande.localhost", code) for code in rng.sample(codes_big, REQUESTS)]
+        measure_page(many_targets[:20], "/verificar/{code}/")  # warm the process (imports, templates)
+        measure_page(one_targets[:20], "/verificar/{code}/")
+        from portal import tenant_hosts
+
+        for caches, seconds in (("caches de 5 s", None), ("caches mantidos", 3600.0)):
+            # the pack and host of each municipality are cached per process for a few seconds:
+            # with many municipalities each is asked less often and is rebuilt more often; the
+            # second pass keeps them, to separate the page's own cost from those rebuilds
+            if seconds is not None:
+                regulation._CACHE_SECONDS = tenant_hosts._CACHE_SECONDS = seconds
+            for label, path in (("verificação por código (página)", "/verificar/{code}/"),
+                                ("verificação por código (API)", "/api/v1/verify/{code}/"),
+                                ("transparência, página 1", "/transparencia/?c={code}")):
+                if seconds is not None:
+                    measure_page(many_targets[:MANY * 2], path)  # every municipality seen once
+                many = measure_page(many_targets, path)
+                one = measure_page(one_targets, path)
+                ratio = many[0] / one[0]
+                print(f"{label} ({caches}): {MANY} × {PER}: mediana {many[0]:.1f} ms, p95 {many[1]:.1f} ms, "
+                      f"{many[2]:.1f} consultas; 1 × {TOTAL}: mediana {one[0]:.1f} ms, p95 {one[1]:.1f} ms, "
+                      f"{one[2]:.1f} consultas")
+                ok &= report_line(f"{label}, {caches}: {MANY}×{PER} ÷ 1×{TOTAL}",
+                                  f"{ratio:.2f}× ({many[0]:.1f} / {one[0]:.1f} ms; {many[2]:.1f} e {one[2]:.1f} consultas)",
+                                  f"≤ {PAGE_TARGET}× e mesmas consultas",
+                                  ratio <= PAGE_TARGET and round(many[2]) <= round(one[2]))
+        everyone = [*small, big]
+        Authorization.all_tenants.filter(municipality__in=everyone).update(valid_until=today - timedelta(days=1))
+        regulation.invalidate()
+        many_s, many_n = run_expiry(small, everyone)
+        one_s, one_n = run_expiry([big], everyone)
+        assert many_n == TOTAL and one_n == TOTAL, (many_n, one_n)
+        with tenancy.activate(big):
+            assert not Authorization.objects.filter(status__in=["active", "suspended"]).exists()
+        ratio = many_s / one_s
+        print(f"expiração: {MANY} execuções × {PER} = {many_s:.1f} s; 1 execução × {TOTAL} = {one_s:.1f} s")
+        ok &= report_line(f"expiração: {MANY}×{PER} ÷ 1×{TOTAL}", f"{ratio:.2f}× ({many_s:.1f} / {one_s:.1f} s)",
+                          f"≤ {JOB_TARGET}×", ratio <= JOB_TARGET)
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
