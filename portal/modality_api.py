@@ -15,7 +15,7 @@ from portal.modality_decrees import decree_modalities, decree_rows, modality_dec
 from portal.roles import Role
 from portal.schema import day, flag, moment, shape, text
 
-DECREE = shape("ModalityDecree", modality=text(), number=text(), date=day(), effective_from=day(), link=text(),
+DECREE = shape("ModalityDecreeRecorded", modality=text(), number=text(), date=day(), effective_from=day(), link=text(),
                recorded_by=text(), recorded_at=moment())
 DECREES = shape("ModalityDecrees",
                 results=shape("ModalityDecreeItem", many=True, modality=text(), number=text(), date=day(),
