@@ -97,10 +97,15 @@ class CountedIds:
         self._index: tuple[int, list[int]] | None = None
 
     def _key(self, prefix: str) -> str:
-        """The one place the keys of this list are built (what they depend on)."""
+        """The one place the keys of this list are built (what they depend on).
+
+        The municipality is part of it: the data stamp is one for the installation, and the
+        page index is kept in the process, outside the cache's per-municipality keys."""
         import hashlib
 
-        raw = f"{self.q}|{self.modality}|{grants_fingerprint()}"
+        from portal import tenancy
+
+        raw = f"{tenancy.current_id_or_none()}|{self.q}|{self.modality}|{grants_fingerprint()}"
         return prefix + hashlib.sha256(raw.encode()).hexdigest()
 
     def page_index(self) -> tuple[int, list[int]]:

@@ -121,6 +121,20 @@ def test_the_holder_on_bs_host_gets_404_for_the_act_of_as_grant(two_municipaliti
     assert town.client_b.get(url).status_code == 404
 
 
+@pytest.mark.django_db
+def test_the_open_data_list_of_b_is_not_read_from_as_page_index(two_municipalities):
+    """The page index of the open-data list is kept in the process and the data stamp is one
+    for the installation: asked on B's host right after A's, with no change in between, B's
+    list must still be B's own (empty), not A's index."""
+    town = two_municipalities
+    with tenancy.activate(town.a):
+        issue_authorization()
+        issue_authorization()
+    assert town.client_a.get("/api/v1/authorizations/").json()["count"] == 2
+    on_b = town.client_b.get("/api/v1/authorizations/").json()
+    assert on_b["count"] == 0 and on_b["results"] == []
+
+
 # --- onboarding --------------------------------------------------------------------------------
 @pytest.mark.django_db
 def test_loading_a_second_pack_leaves_the_first_untouched(db, settings):
