@@ -7,6 +7,7 @@ from collections import defaultdict
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db.models import Count
 
 
@@ -24,7 +25,7 @@ def autos_this_year(municipalities: list[tuple[int, int]]) -> dict[int, int]:
     for (year, zone), ids in groups.items():
         tz = ZoneInfo(zone)
         start, end = datetime(year, 1, 1, tzinfo=tz), datetime(year + 1, 1, 1, tzinfo=tz)
-        rows = (Infraction.all_tenants.filter(municipality_id__in=ids, created_at__gte=start, created_at__lt=end)
+        rows = (Infraction.all_tenants.using(settings.ADMIN_DATABASE).filter(municipality_id__in=ids, created_at__gte=start, created_at__lt=end)
                 .values("municipality_id").annotate(n=Count("id")).order_by())
         out.update({row["municipality_id"]: row["n"] for row in rows})
     return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from decimal import Decimal
 
+from django.conf import settings
 from django.db.models import Count, Sum
 
 PENDING_APPLICATION_STATUSES = ("submitted", "in_review", "requirement", "inspection_scheduled")
@@ -22,7 +23,7 @@ def grants_in_force(municipalities: list[tuple[int, int]]) -> dict[int, dict[str
 
     labels = dict(Modality.choices)
     out: dict[int, dict[str, int]] = defaultdict(dict)
-    rows = (Authorization.all_tenants.filter(municipality_id__in=_ids(municipalities),
+    rows = (Authorization.all_tenants.using(settings.ADMIN_DATABASE).filter(municipality_id__in=_ids(municipalities),
                                              status__in=[str(s) for s in CURRENT_STATUSES])
             .values("municipality_id", "modality").annotate(n=Count("id")).order_by())
     for row in rows:
@@ -33,7 +34,7 @@ def grants_in_force(municipalities: list[tuple[int, int]]) -> dict[int, dict[str
 def applications_pending(municipalities: list[tuple[int, int]]) -> dict[int, int]:
     from licensing.applications.models import Application
 
-    rows = (Application.all_tenants.filter(municipality_id__in=_ids(municipalities),
+    rows = (Application.all_tenants.using(settings.ADMIN_DATABASE).filter(municipality_id__in=_ids(municipalities),
                                            status__in=PENDING_APPLICATION_STATUSES)
             .values("municipality_id").annotate(n=Count("id")).order_by())
     return {row["municipality_id"]: row["n"] for row in rows}
@@ -48,7 +49,7 @@ def fees_collected(municipalities: list[tuple[int, int]]) -> dict[int, Decimal]:
         by_year[year].append(pk)
     out: dict[int, Decimal] = {}
     for year, ids in by_year.items():
-        rows = (Fee.all_tenants.filter(municipality_id__in=ids, status=FeeStatus.PAID, paid_on__year=year)
+        rows = (Fee.all_tenants.using(settings.ADMIN_DATABASE).filter(municipality_id__in=ids, status=FeeStatus.PAID, paid_on__year=year)
                 .values("municipality_id").annotate(total=Sum("amount")).order_by())
         out.update({row["municipality_id"]: row["total"] or Decimal("0") for row in rows})
     return out

@@ -88,19 +88,21 @@ def grants_fingerprint() -> str:
 
     from django.db import connection
 
+    from portal import tenancy
     from portal.models import AuditEntry
     from portal.public.http import _GRANTS_MEMO, GRANTS_MEMO_SECONDS
 
-    now = time.monotonic()
-    if _GRANTS_MEMO[1] is not None and now - _GRANTS_MEMO[0] < GRANTS_MEMO_SECONDS:
-        return _GRANTS_MEMO[1]
+    now, scope = time.monotonic(), tenancy.current_id_or_none()
+    memo = _GRANTS_MEMO.get(scope)
+    if memo is not None and now - memo[0] < GRANTS_MEMO_SECONDS:
+        return memo[1]
     grants, audit = Authorization._meta.db_table, AuditEntry._meta.db_table
     with connection.cursor() as cursor:
         sql = f'SELECT (SELECT MAX("id") FROM "{grants}"), (SELECT MAX("id") FROM "{audit}")'  # noqa: S608 - model tables
         cursor.execute(sql)
         last_grant, last_audit = cursor.fetchone()
     found = f"{last_grant}:{last_audit}"
-    _GRANTS_MEMO[0], _GRANTS_MEMO[1] = now, found
+    _GRANTS_MEMO[scope] = (now, found)
     return found
 
 

@@ -13,6 +13,13 @@ class PortalConfig(AppConfig):
         dates.install()
         security.connect()
 
+        from django.db.models.signals import post_migrate
+
+        from portal import row_security
+
+        # once per migrate (the portal app's signal), after every app's tables exist
+        post_migrate.connect(row_security.after_migrate, sender=self, dispatch_uid="portal-row-security")
+
         menu.register(
             menu.MenuItem("Início", "home", (), order=0),
             menu.MenuItem("Meu painel", "dashboard", ("*",), order=1),

@@ -59,7 +59,7 @@ def revoke_tokens(user, reason: str) -> int:
     how many."""
     from portal.models import ApiToken
 
-    return ApiToken.all_tenants.filter(user=user, revoked_at__isnull=True, expires_at__gt=timezone.now()).update(
+    return ApiToken.all_tenants.using(settings.ADMIN_DATABASE).filter(user=user, revoked_at__isnull=True, expires_at__gt=timezone.now()).update(
         revoked_at=timezone.now(), revoked_reason=reason[:40])
 
 

@@ -86,11 +86,12 @@ def cached_page(request, build, *, timeout: int, vary: str = ""):
 
 
 # The grants fingerprint (portal.public.selectors.grants_fingerprint) is remembered briefly per
-# process; a saved grant, alvará or audit entry in this process forgets it at once.
-_GRANTS_MEMO: list = [0.0, None]
+# process, per municipality (under row-level security each municipality reads its own rows);
+# a saved grant, alvará or audit entry in this process forgets it at once.
+_GRANTS_MEMO: dict[int | None, tuple[float, str]] = {}
 GRANTS_MEMO_SECONDS = 2.0
 
 
 def forget_grants_fingerprint(*args, **kwargs) -> None:
     """post_save receiver (connected in tariffs.apps): this process sees the change at once."""
-    _GRANTS_MEMO[1] = None
+    _GRANTS_MEMO.clear()

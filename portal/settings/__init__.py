@@ -125,6 +125,13 @@ TEMPLATES = [
 
 DATABASES = {"default": parse_database_url(os.environ.get("DATABASE_URL"), VAR_DIR,
                                            conn_max_age=env_int("DB_CONN_MAX_AGE", 0))}
+# The owner of the tables, for what crosses municipalities on purpose (migrate --database admin,
+# the consortium's figures, revoking a person's tokens everywhere): with row-level security
+# (portal.row_security) the application's role in DATABASE_URL sees one municipality at a time.
+if os.environ.get("DATABASE_ADMIN_URL"):
+    DATABASES["admin"] = parse_database_url(os.environ["DATABASE_ADMIN_URL"], VAR_DIR, conn_max_age=0)
+    DATABASES["admin"]["TEST"] = {"MIRROR": "default"}
+ADMIN_DATABASE = "admin" if "admin" in DATABASES else "default"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "portal.User"
 

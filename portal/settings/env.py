@@ -62,4 +62,7 @@ def parse_database_url(url: str | None, var_dir: Path, conn_max_age: int = 0) ->
             {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
         )
         config["TEST"] = {"NAME": None}
+    elif config["ENGINE"] in ("django.db.backends.postgresql", "django.db.backends.postgresql_psycopg2"):
+        # Django's backend plus the session setting that row-level security reads (portal.dbbackend)
+        config["ENGINE"] = "portal.dbbackend"
     return config

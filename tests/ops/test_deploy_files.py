@@ -44,6 +44,12 @@ def test_compose_file_has_the_services_and_one_beat():
     assert {"pgdata", "media"} <= set(compose["volumes"])
     assert "media:/data/media" in services["web"]["volumes"]
     assert services["worker"]["environment"]["REDIS_URL"].startswith("redis://redis:")
+    # the processes connect as the application's role (row-level security applies to it);
+    # migrations as the owner
+    app_url, admin_url = (services["worker"]["environment"][k] for k in ("DATABASE_URL", "DATABASE_ADMIN_URL"))
+    assert app_url.split("//")[1].split(":")[0] != admin_url.split("//")[1].split(":")[0]
+    assert 'DATABASE_URL="$$DATABASE_ADMIN_URL" DATABASE_APP_ROLE=portal_app' in web  # the owner migrates
+    assert app_url.startswith("postgres://portal_app:")
 
 
 def test_dockerfile_is_slim_non_root_and_ready_for_pdfs():

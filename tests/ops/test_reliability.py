@@ -163,7 +163,7 @@ def worker(tmp_path, settings):
         "VAR_DIR": str(tmp_path),
         "TIME_ZONE": settings.TIME_ZONE,
     }
-    if db["ENGINE"].endswith("postgresql"):
+    if db["ENGINE"] == "portal.dbbackend" or db["ENGINE"].endswith("postgresql"):
         # the test database of this run, where transaction=True tests commit
         env["DATABASE_URL"] = (
             f"postgres://{db['USER'] or 'postgres'}{':' + db['PASSWORD'] if db['PASSWORD'] else ''}@"

@@ -13,7 +13,7 @@ def test_sqlite_default_under_var(tmp_path):
 
 def test_postgres_url_is_parsed(tmp_path):
     config = parse_database_url("postgres://postgres:segredo@127.0.0.1:5432/portal", tmp_path)
-    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert config["ENGINE"] == "portal.dbbackend"  # Django's, plus the setting row-level security reads
     assert (config["NAME"], config["USER"], config["PASSWORD"], config["HOST"], config["PORT"]) == (
         "portal", "postgres", "segredo", "127.0.0.1", 5432,
     )

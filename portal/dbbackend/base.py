@@ -1,0 +1,52 @@
+"""Django's PostgreSQL backend plus the session setting that row-level security reads.
+
+Every tenant table has a policy (``portal.row_security``) that shows and accepts only the rows
+of ``current_setting('app.municipality')``. Before a cursor runs, this backend makes the session
+hold the municipality in scope (``portal.tenancy``; empty when none is), so that the
+application's role reads nothing of another municipality even through raw SQL or a query that
+forgot its filter — the second wall behind the tenant managers.
+
+The setting is sent only when it changes (one ``set_config`` per change of scope, not per
+query). PostgreSQL undoes a ``set_config`` made inside a transaction that rolls back, so a
+rollback (of the transaction or of a savepoint) forgets what the session is believed to hold,
+and the next cursor sends it again. A session setting needs a session: behind a pooler in
+transaction mode (PgBouncer ``pool_mode=transaction``) this does not hold — use session mode.
+"""
+
+from __future__ import annotations
+
+from django.db.backends.postgresql import base
+
+from portal import tenancy
+
+SETTING = "app.municipality"
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    _rls_value: str | None = None  # what the session holds; None: not known
+
+    def init_connection_state(self):
+        self._rls_value = None
+        super().init_connection_state()
+
+    def create_cursor(self, name=None):
+        wanted = tenancy.current_id_or_none()
+        value = "" if wanted is None else str(wanted)
+        if value != self._rls_value:
+            with self.connection.cursor() as raw:
+                raw.execute("SELECT set_config(%s, %s, false)", [SETTING, value])
+            self._rls_value = value
+        return super().create_cursor(name)
+
+    # forgotten after the rollback: the ROLLBACK statement's own cursor may have sent it again
+    def _rollback(self):
+        try:
+            return super()._rollback()
+        finally:
+            self._rls_value = None
+
+    def _savepoint_rollback(self, sid):
+        try:
+            return super()._savepoint_rollback(sid)
+        finally:
+            self._rls_value = None

@@ -1,0 +1,183 @@
+"""Row-level security, the second wall of issue 17 (PostgreSQL only; SQLite has no RLS).
+
+The tests act as the application's database role would in production — a role that is not
+the owner of the tables — with ``SET LOCAL ROLE`` inside the test's transaction (the role is
+created there too, so nothing is left behind). The suite itself connects as the owner, which
+the policies do not stop, as they do not stop migrations and the consortium's figures.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+from django.urls import reverse
+
+from portal import tenancy
+from portal.row_security import POLICY, tenant_tables
+from tests.factories import issue_authorization
+
+
+@pytest.fixture
+def app_role(db):
+    if connection.vendor != "postgresql":
+        pytest.skip("row-level security is PostgreSQL's")
+    name = f"portal_app_probe_{uuid.uuid4().hex[:10]}"
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE ROLE {name} NOLOGIN")
+        cursor.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {name}")
+        cursor.execute(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {name}")
+    return name
+
+
+def _act_as(role: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL ROLE {role}")
+
+
+def _count(sql: str, params=()) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()[0]
+
+
+def test_every_tenant_table_has_its_policy(app_role):
+    tables = dict(tenant_tables())
+    assert "licensing_authorization" in tables and "portal_auditentry" in tables and len(tables) > 30
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT relname FROM pg_class WHERE relrowsecurity AND relname = ANY(%s)", [list(tables)])
+        secured = {r[0] for r in cursor.fetchall()}
+        cursor.execute("SELECT tablename FROM pg_policies WHERE policyname = %s", [POLICY])
+        with_policy = {r[0] for r in cursor.fetchall()}
+    assert set(tables) - secured == set()
+    assert set(tables) - with_policy == set()
+
+
+@pytest.mark.django_db
+def test_raw_sql_under_the_application_role_returns_no_row_of_a_in_bs_session(app_role, two_municipalities):
+    town = two_municipalities
+    with tenancy.activate(town.a):
+        issue_authorization()
+    _act_as(app_role)
+    with tenancy.activate(town.a):
+        seen_in_a = {t: _count(f'SELECT count(*) FROM "{t}" WHERE municipality_id = %s', [town.a.id])  # noqa: S608
+                     for t, _ in tenant_tables()}
+    populated = [t for t, n in seen_in_a.items() if n]
+    assert {"licensing_authorization", "fleet_vehicle", "portal_auditentry"} <= set(populated), populated
+    with tenancy.activate(town.b):
+        for table, _ in tenant_tables():
+            # a query that forgot its municipality reads B's rows only: none of A, none of the installation
+            assert _count(f'SELECT count(*) FROM "{table}" WHERE municipality_id IS DISTINCT FROM %s',  # noqa: S608
+                          [town.b.id]) == 0, table
+        # nor can B's session change A's rows: they are not there for it
+        with connection.cursor() as cursor:
+            cursor.execute('UPDATE "licensing_authorization" SET status = status')
+            assert cursor.rowcount == 0
+
+
+@pytest.mark.django_db
+def test_the_orm_across_municipalities_is_stopped_by_the_database(app_role, two_municipalities):
+    """``all_tenants`` (the explicit way across municipalities) under the application's role
+    still sees only the municipality in scope: only the owner's role crosses them."""
+    from licensing.grants.models import Authorization
+
+    town = two_municipalities
+    with tenancy.activate(town.a):
+        auth, _ = issue_authorization()
+    _act_as(app_role)
+    with tenancy.activate(town.b):
+        assert Authorization.all_tenants.count() == 0
+    with tenancy.activate(town.a):
+        assert list(Authorization.all_tenants.values_list("pk", flat=True)) == [auth.pk]
+    with tenancy.activate(None):
+        assert Authorization.all_tenants.count() == 0  # no municipality in scope: no municipality's rows
+
+
+@pytest.mark.django_db
+def test_a_row_cannot_be_moved_into_another_municipality(app_role, two_municipalities):
+    town = two_municipalities
+    with tenancy.activate(town.a):
+        auth, _ = issue_authorization()
+    _act_as(app_role)
+    with tenancy.activate(town.a), pytest.raises(DatabaseError, match="row-level security"), transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute('UPDATE "licensing_authorization" SET municipality_id = %s WHERE id = %s',
+                           [town.b.id, auth.pk])
+
+
+@pytest.mark.django_db
+def test_the_pages_work_under_the_application_role(app_role, two_municipalities):
+    town = two_municipalities
+    with tenancy.activate(town.a):
+        auth, _ = issue_authorization()
+    holder = auth.holder
+    _act_as(app_role)
+    assert town.client_a.get("/api/v1/authorizations/").json()["count"] == 1
+    assert town.client_b.get("/api/v1/authorizations/").json()["count"] == 0
+    assert town.client_a.get(f"/api/v1/verify/{auth.verification_code}/").status_code == 200
+    assert town.client_b.get(f"/api/v1/verify/{auth.verification_code}/").status_code == 404
+    town.client_a.force_login(holder)
+    town.client_b.force_login(holder)
+    assert town.client_a.get(reverse("dashboard")).status_code == 200
+    act = reverse("api-authorization-act-pdf", args=[auth.pk])
+    assert town.client_a.get(act).status_code == 200
+    assert town.client_b.get(act).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_installation_s_audit_rows_are_seen_without_a_municipality(app_role, two_municipalities):
+    from portal.audit import audit_log
+    from portal.models import AuditEntry
+    from tests.factories import UserFactory
+
+    town = two_municipalities
+    user = UserFactory()
+    with tenancy.activate(None):
+        audit_log(actor=None, obj=user, action="role_granted")
+    with tenancy.activate(town.a):
+        issue_authorization()
+    _act_as(app_role)
+    with tenancy.activate(None):
+        rows = list(AuditEntry.all_tenants.values_list("municipality_id", flat=True))
+        assert rows and set(rows) == {None}
+    with tenancy.activate(town.a):
+        assert set(AuditEntry.all_tenants.values_list("municipality_id", flat=True)) == {town.a.id}
+
+
+@pytest.mark.django_db
+def test_the_session_setting_follows_the_scope_after_a_rollback(app_role, two_municipalities):
+    """PostgreSQL undoes a set_config made inside a rolled-back savepoint: the backend must
+    send the setting again rather than trust what it sent."""
+    town = two_municipalities
+
+    def setting() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_setting('app.municipality', true)")
+            return cursor.fetchone()[0]
+
+    with tenancy.activate(town.a):
+        assert setting() == str(town.a.id)
+        savepoint = transaction.savepoint()  # taken while A is in scope
+        with tenancy.activate(town.b):
+            assert setting() == str(town.b.id)  # sent inside the savepoint
+            transaction.savepoint_rollback(savepoint)  # PostgreSQL is back to A's setting
+            assert setting() == str(town.b.id)
+    with tenancy.activate(None):
+        assert setting() == ""
+
+
+@pytest.mark.django_db
+def test_migrate_creates_and_grants_the_application_s_role(monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("row-level security is PostgreSQL's")
+    from portal.row_security import install
+
+    name = f"portal_app_new_{uuid.uuid4().hex[:10]}"
+    monkeypatch.setenv("DATABASE_APP_ROLE", name)
+    assert install() > 30
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT rolcanlogin, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = %s", [name])
+        assert cursor.fetchone() == (True, False, False)
+        cursor.execute("SELECT has_table_privilege(%s, 'licensing_authorization', 'SELECT, INSERT, UPDATE')", [name])
+        assert cursor.fetchone()[0] is True
