@@ -55,6 +55,7 @@ class AuditAction(models.TextChoices):
     DEFAULT_NOTIFIED = "default_notified", "Inadimplência notificada"
     DEFAULT_STATUS = "default_status", "Situação do processo de inadimplência alterada"
     DOCUMENTS_CARRIED_OVER = "documents_carried_over", "Documentos ainda válidos aproveitados na renovação"
+    DOCUMENTS_CARRIED_DROPPED = "documents_carried_dropped", "Documentos aproveitados do veículo anterior retirados"
     DOCUMENT_FROZEN = "document_frozen", "PDF do documento emitido guardado"
     DOCUMENT_PURGED = "document_purged", "Documento eliminado (LGPD)"
     DOCUMENT_REVIEWED = "document_reviewed", "Documento analisado"

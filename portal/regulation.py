@@ -412,6 +412,8 @@ def validate_pack_data(data: dict) -> None:
             known = pack_keys.RANKING_CRITERIA + pack_keys.ADMISSION_CRITERIA
             if section == "documents" and (not isinstance(proves, list) or any(p not in known for p in proves)):
                 raise PackError(f"[[documents]] {code!r}: proves deve listar critérios entre {', '.join(known)}.")
+            if section == "documents" and not isinstance(item.get("vehicle", False), bool):
+                raise PackError(f"[[documents]] {code!r}: vehicle deve ser true ou false.")
             if section == "documents" and item.get("validity", "each_request") not in pack_keys.DOCUMENT_VALIDITY:
                 raise PackError(f"[[documents]] {code!r}: validity deve ser {', '.join(pack_keys.DOCUMENT_VALIDITY)}.")
 

@@ -20,7 +20,7 @@ from licensing.applications.models import (
     DocumentStatus,
 )
 from licensing.applications.selectors import required_documents
-from licensing.applications.services import application_create
+from licensing.applications.services import application_create, vehicle_document_codes
 from licensing.grants.models import Authorization
 from portal import regulation
 from portal.audit import audit_log
@@ -86,16 +86,20 @@ def carry_documents(*, actor, application: Application, authorization: Authoriza
     date after today, as the pack says of each item), matched by item and person — the holder's
     to the holder, an auxiliary's to the same auxiliary (by CPF). Each copy is a file of its own,
     accepted, pointing at its origin (``carried_from``), so the clerk sees where it came from and
-    may still reject it; one audit entry lists them."""
+    may still reject it; one audit entry lists them. The vehicle's items (``vehicle = true``) are
+    carried only for the same vehicle (and leave the draft if its vehicle changes)."""
     pack = regulation.current()
     today = pack.today()
     source = Application.objects.filter(authorization=authorization).order_by("-id").first()
     if source is None:
         return []
     validity = {d["code"]: d.get("validity") for d in pack.data.get("documents", [])}
+    # a CRLV or an insurance proves something of the vehicle it was accepted for: not carried
+    # when the grant's vehicle is another one now (a substitution after the grant)
+    skip = vehicle_document_codes() if source.vehicle_id != application.vehicle_id else set()
     previous = {}
     for doc in (source.documents.filter(superseded_by__isnull=True, purged_at__isnull=True)
-                .select_related("auxiliary")):
+                .exclude(code__in=skip).select_related("auxiliary")):
         if rules.document_reusable(validity=validity.get(doc.code), accepted=doc.status == DocumentStatus.ACCEPTED,
                                    valid_until=doc.valid_until, today=today) and doc.file:
             previous[(_person_of(doc), doc.code)] = doc

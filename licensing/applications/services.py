@@ -164,6 +164,7 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
         raise RuleViolations(violations)
     if vehicle is not None:
         application.vehicle = _save_vehicle(application.applicant, application.modality, vehicle)
+        _drop_copies_of_another_vehicle(actor, application)
     if driver is not None:
         _apply_driver(application, driver)
     if bid_amount is not None:
@@ -177,6 +178,29 @@ def application_update(*, actor, application: Application, step: str, vehicle: d
     application.save()
     audit_log(actor=actor, obj=application, action=AuditAction.APPLICATION_DRAFT_SAVED, data={"step": step})
     return application
+
+
+def vehicle_document_codes() -> set[str]:
+    """The pack's checklist items about the vehicle (``vehicle = true``: CRLV, insurance…)."""
+    return {d["code"] for d in regulation.current().data.get("documents", []) if d.get("vehicle")}
+
+
+def _drop_copies_of_another_vehicle(actor, application: Application) -> None:
+    """A renewal carries the accepted CRLV, insurance… of the vehicle they were accepted for
+    (renewal.carry_documents); when the draft's vehicle changes, those copies no longer prove
+    anything about it: they leave the draft (the originals stay in the earlier application)
+    and the items are asked again. One audit entry lists them."""
+    stale = [d for d in application.documents.filter(carried_from__isnull=False, code__in=vehicle_document_codes())
+             .select_related("carried_from__application")
+             if d.carried_from.application.vehicle_id != application.vehicle_id]
+    if not stale:
+        return
+    audit_log(actor=actor, obj=application, action=AuditAction.DOCUMENTS_CARRIED_DROPPED, to_state=application.status,
+              reason="O veículo do requerimento mudou: os documentos do veículo anterior devem ser enviados de novo",
+              data={"documents": [{"type": d.type, "from_document": d.carried_from_id} for d in stale]})
+    for doc in stale:
+        doc.file.delete(save=False)  # the copy's own file; the original is untouched
+        doc.delete()
 
 
 TYPED_MAX_CHARS = 300  # per field: more than any field of the wizard takes

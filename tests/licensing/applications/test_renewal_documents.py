@@ -140,3 +140,61 @@ def test_the_review_page_offers_the_validity_date_for_dated_items_only(load_pack
                          f"d{docs['cnh_ear']['id']}-valid_until": until.strftime("%d/%m/%Y")})
     assert r.status_code == 302
     assert ApplicationDocument.objects.get(pk=docs["cnh_ear"]["id"]).valid_until == until
+
+
+def _renewal_world(load_pack, applicant, clerk):
+    from licensing.grants.models import Authorization
+    from tests.factories import VehicleFactory, backdate_issue, issue_authorization
+
+    pack = load_pack("alegre")
+    today = pack.today()
+    vehicle = VehicleFactory(owner=applicant, manufacture_year=today.year - 1)
+    auth, _ = issue_authorization(holder=applicant, vehicle=vehicle)
+    Authorization.objects.filter(pk=auth.pk).update(valid_until=today + timedelta(days=30))
+    backdate_issue(auth, add_years(today, -10))
+    source = Application.objects.create(applicant=applicant, kind="new", modality="taxi", status="approved",
+                                        protocol="000124/2016", authorization=auth, vehicle=vehicle)
+    crlv = _doc(source, "crlv_propriedade", valid_until=today + timedelta(days=60), reviewer=clerk)
+    ident = _doc(source, "identificacao", reviewer=clerk)
+    auth.refresh_from_db()
+    return today, auth, crlv, ident
+
+
+@pytest.mark.django_db
+def test_the_vehicle_s_documents_leave_the_renewal_when_its_vehicle_changes(load_pack, web, applicant, clerk):
+    """A CRLV proves something of the car it was accepted for (pack ``vehicle = true``)."""
+    from licensing.applications import services
+    from licensing.applications.renewal import VEHICLE_FIELDS
+    from tests.factories import VehicleFactory
+
+    today, auth, crlv, ident = _renewal_world(load_pack, applicant, clerk)
+    assert web(applicant).post(f"/minha-autorizacao/{auth.pk}/renovar/").status_code == 302
+    renewal = Application.objects.get(applicant=applicant, kind="renewal")
+    assert {d.type: d.carried_from_id for d in renewal.documents.all()} == {
+        "crlv_propriedade": crlv.pk, "identificacao": ident.pk}
+    # the same car saved again (its colour corrected): the copy stays
+    same = {f: getattr(auth.vehicle, f) for f in VEHICLE_FIELDS}
+    services.application_update(actor=applicant, application=renewal, step="vehicle", vehicle={**same, "color": "Prata"})
+    assert renewal.documents.filter(type="crlv_propriedade").exists()
+    # another car: its CRLV is asked again; the holder's identity document stays
+    other = VehicleFactory.build(manufacture_year=today.year - 1)
+    services.application_update(actor=applicant, application=renewal, step="vehicle",
+                                vehicle={f: getattr(other, f) for f in VEHICLE_FIELDS})
+    assert list(renewal.documents.values_list("type", flat=True)) == ["identificacao"]
+    assert ApplicationDocument.objects.filter(pk=crlv.pk).exists()  # the original is untouched
+    entry = AuditEntry.objects.get(action=AuditAction.DOCUMENTS_CARRIED_DROPPED)
+    assert entry.object_id == str(renewal.pk) and entry.data["documents"][0]["from_document"] == crlv.pk
+
+
+@pytest.mark.django_db
+def test_a_grant_whose_vehicle_was_substituted_does_not_carry_the_old_crlv(load_pack, web, applicant, clerk):
+    from licensing.grants.models import Authorization
+    from tests.factories import VehicleFactory
+
+    today, auth, crlv, ident = _renewal_world(load_pack, applicant, clerk)
+    newer = VehicleFactory(owner=applicant, manufacture_year=today.year)
+    Authorization.objects.filter(pk=auth.pk).update(vehicle=newer)  # as a substitution leaves it
+    assert web(applicant).post(f"/minha-autorizacao/{auth.pk}/renovar/").status_code == 302
+    renewal = Application.objects.get(applicant=applicant, kind="renewal")
+    assert renewal.vehicle_id == newer.pk
+    assert list(renewal.documents.values_list("type", flat=True)) == ["identificacao"]
