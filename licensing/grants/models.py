@@ -99,6 +99,12 @@ class Authorization(TenantModel):
     status_reason = models.TextField("motivo da situação", blank=True)
     status_changed_at = models.DateTimeField("situação alterada em", null=True, blank=True)
 
+    @property
+    def display_cnpj(self) -> str:
+        from portal.validators import format_cnpj
+
+        return format_cnpj(self.cnpj)
+
     class Meta:
         verbose_name = "autorização"
         verbose_name_plural = "autorizações"

@@ -113,6 +113,9 @@ def test_the_grant_names_the_company_in_the_act_open_data_and_verification(arapo
     assert page.status_code == 200 and COMPANY in page.content.decode()
     assert (applicant.cpf or "-") not in page.content.decode()  # a CPF is never public
 
+    mine = web(applicant).get("/minha-autorizacao/").content.decode()
+    assert COMPANY in mine and formatted in mine and "Condutor responsável" in mine
+
 
 @pytest.mark.django_db
 def test_a_natural_persons_act_stays_as_it_was(arapora, applicant):
@@ -147,3 +150,62 @@ def test_pack_key_is_read_by_the_code():
     from portal.pack_keys import PARAMS
 
     assert PARAMS["grant.holder_types"].read
+
+
+# --- the wizard's first step -------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_wizard_offers_the_company_only_where_the_law_admits_it(load_pack, web, applicant):
+    from django.urls import reverse
+
+    load_pack("alegre")
+    body = web(applicant).get(reverse("licensing-application-new")).content.decode()
+    assert "Razão social" not in body and "Pessoa jurídica" not in body
+    load_pack("arapora")
+    body = web(applicant).get(reverse("licensing-application-new")).content.decode()
+    assert "Pessoa jurídica (empresa)" in body and "Razão social" in body and "CNPJ" in body
+    assert "condutor responsável" in body and "art. 4, §2, IX" in body
+
+
+@pytest.mark.django_db
+def test_wizard_pf_only_pack_refuses_a_posted_company(alegre, web, applicant):
+    from django.urls import reverse
+
+    open_call("taxi")
+    r = web(applicant).post(reverse("licensing-application-new"),
+                            {"modality": "taxi", "kind": "new", **company()})
+    assert r.status_code == 400
+    assert alegre.basis("grant.holder_types", "taxi") in r.content.decode()
+    assert not Application.objects.exists()
+
+
+@pytest.mark.django_db
+def test_wizard_company_with_invalid_cnpj_names_the_field_then_is_created(arapora, web, applicant):
+    from django.urls import reverse
+
+    open_call("taxi")
+    me = web(applicant)
+    data = {"modality": "taxi", "kind": "new", "bid_amount": "2000.00", "holder_type": "pj", "company_name": COMPANY,
+            "cnpj": "11.222.333/0001-82"}
+    r = me.post(reverse("licensing-application-new"), data)
+    body = r.content.decode()
+    assert r.status_code == 400 and "CNPJ inválido" in body and 'href="#id_cnpj"' in body, body[:3000]
+    assert not Application.objects.exists()
+    cnpj = CNPJ().generate(mask=True)
+    r = me.post(reverse("licensing-application-new"), {**data, "cnpj": cnpj})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    app = Application.objects.get(applicant=applicant)
+    assert (app.holder_type, app.company_name, app.cnpj) == ("pj", COMPANY, "".join(c for c in cnpj if c.isdigit()))
+
+
+@pytest.mark.django_db
+def test_transfer_of_a_companys_permission_only_on_art_8_i(arapora, applicant):
+    from licensing.requests.kinds import transfer
+    from portal.exceptions import RuleViolation
+    from tests.factories import issue_authorization
+
+    auth, _ = issue_authorization(holder=applicant, holder_type="pj", company_name=COMPANY, cnpj=CNPJ().generate())
+    with pytest.raises(RuleViolation) as exc:
+        transfer.clean(arapora, auth, {"ground": "death"}, arapora.today(), None)
+    assert exc.value.field == "ground" and "art. 8" in exc.value.legal_basis
