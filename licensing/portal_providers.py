@@ -32,7 +32,8 @@ def _current_filter(q: str = "", modality: str = "") -> QuerySet[Authorization]:
         qs = qs.filter(modality=modality)
     q = (q or "").strip()
     if q:
-        cond = Q(number__icontains=q) | Q(holder__name__icontains=q)
+        # the public name of a company holder is its razão social (what the list shows)
+        cond = Q(number__icontains=q) | Q(holder__name__icontains=q) | Q(company_name__icontains=q)
         plate = normalize_plate(q)
         if plate:
             cond |= Q(vehicle__plate__icontains=plate)

@@ -157,7 +157,7 @@ def holder_types(pack, modality: str) -> list[str]:
 
 def check_holder(pack, modality: str, holder: dict | None) -> dict:
     """The holder fields of an application ({holder_type, company_name, cnpj}), judged: a company
-    only where the pack's law admits it (e.g. Araporã Lei 724/2008, art. 2), with its razão social
+    only where the pack's law admits it (e.g. Lei 724/2008, art. 2), with its razão social
     and a CNPJ whose check digits hold. Raises ValidationError naming the field (400)."""
     holder = holder or {}
     holder_type = holder.get("holder_type") or HolderType.PF

@@ -95,7 +95,7 @@ class ModalityForm(FriendlyRequiredMixin, forms.Form):
         self.closed_modalities = [str(r) for r in (pack.modality_refusal(m) for m in pack.modalities) if r is not None]
         if not bidding:
             del self.fields["bid_amount"]
-        # a company is offered only where the pack's law admits it (grant.holder_types, e.g. Araporã
+        # a company is offered only where the pack's law admits it (grant.holder_types, e.g. Lei 724/2008,
         # art. 2); the service still judges the chosen modality (a pf-only one refuses "pj")
         self.company_basis = next((pack.basis("grant.holder_types", m) for m in pack.in_force_modalities
                                    if HolderType.PJ in holder_types(pack, m)), None)

@@ -245,7 +245,7 @@ def document_label(application: Application, code: str, items: list[RequiredDocu
 
 
 def _applies_to_holder_type(item: dict, holder_type: str) -> bool:
-    """Items marked for a kind of holder (pf / pj) apply only to it (Araporã art. 4 §1 for a natural
+    """Items marked for a kind of holder (pf / pj) apply only to it (e.g. Lei 724/2008, art. 4 §1 for a natural
     person, §2 for a company); unmarked items apply to both."""
     kinds = item.get("holder_types")
     return not kinds or (holder_type or "pf") in kinds

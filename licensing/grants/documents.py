@@ -109,7 +109,7 @@ def _render_authorization(authorization: Authorization) -> bytes:
     ctx = _base(pack, title=authorization.act_name, number=authorization.number,
                 legal_basis=authorization.legal_basis, code=authorization.verification_code)
     ctx.update({"obj": authorization, "holder_cpf": format_cpf(authorization.holder.cpf or ""),
-                # a company holder (Araporã art. 2): the act names it and its responsible driver (art. 4 §2 IX)
+                # a company holder (e.g. Lei 724/2008, art. 2): the act names it and its responsible driver (art. 4 §2 IX)
                 "company": authorization.holder_type == HolderType.PJ,
                 "holder_cnpj": format_cnpj(authorization.cnpj),
                 "modality_label": pack.modality_label(authorization.modality),

@@ -28,7 +28,7 @@ class Modality(models.TextChoices):
 
 
 class HolderType(models.TextChoices):
-    """Who holds a grant: pack key grant.holder_types (e.g. Araporã Lei 724/2008, art. 2)."""
+    """Who holds a grant: pack key grant.holder_types (e.g. Lei 724/2008, art. 2)."""
 
     PF = "pf", "Pessoa física (motorista autônomo)"
     PJ = "pj", "Pessoa jurídica (empresa)"
@@ -72,7 +72,7 @@ class Authorization(TenantModel):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="authorizations",
         verbose_name="autorizatário",
     )
-    # Copied from the application when granted (a company holder, Araporã art. 2 and 4 §2); the
+    # Copied from the application when granted (a company holder, e.g. Lei 724/2008, art. 2 and 4 §2); the
     # account in `holder` is then the company's representative and responsible driver (art. 4 §2 IX).
     holder_type = models.CharField("tipo de titular", max_length=2, choices=HolderType.choices, default=HolderType.PF)
     company_name = models.CharField("razão social", max_length=200, blank=True)

@@ -87,7 +87,7 @@ def authorization_issue(
         act_name=act.get("name", "Autorização"),
         modality=modality,
         holder=holder,
-        # a company holder (Araporã art. 2): copied once, the issued act never changes afterwards
+        # a company holder (e.g. Lei 724/2008, art. 2): copied once, the issued act never changes afterwards
         holder_type=holder_type,
         company_name=company_name,
         cnpj=cnpj,

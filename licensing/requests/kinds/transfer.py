@@ -71,7 +71,7 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
         raise transfer_violation(allowed=allowed, ground="", held_since=auth.valid_from, filed_on=on)
     ground = read_choice(data, "ground", "o fundamento da transferência", TRANSFER_GROUNDS)
     if auth.holder_type == HolderType.PJ and ground != "holder_years":
-        # Reading of Araporã art. 8: II (death, retirement, invalidity -> spouse or heir) and III
+        # Reading of Lei 724/2008 (the pack that admits companies), art. 8: II (death, retirement, invalidity -> spouse or heir) and III
         # (incapacity for the profession of driver) are facts of a natural person; a company's
         # permission transfers only under I (held 2 years, to a motorista profissional autônomo).
         raise RuleViolation("transfer_company_ground",

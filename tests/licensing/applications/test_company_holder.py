@@ -108,6 +108,9 @@ def test_the_grant_names_the_company_in_the_act_open_data_and_verification(arapo
 
     assert open_data_row(auth)["holder"] == COMPANY
     assert open_data_rows([auth.pk])[0]["holder"] == COMPANY  # the streamed (tuple) path agrees
+    from licensing.portal_providers import current_grant_ids
+
+    assert auth.pk in list(current_grant_ids(q="Araporã Transportes"))  # found by the name the list shows
 
     page = web(None).get(f"/verificar/{auth.verification_code}/")
     assert page.status_code == 200 and COMPANY in page.content.decode()
@@ -197,6 +200,10 @@ def test_wizard_company_with_invalid_cnpj_names_the_field_then_is_created(arapor
     assert r.status_code == 302, r.content.decode()[:2000]
     app = Application.objects.get(applicant=applicant)
     assert (app.holder_type, app.company_name, app.cnpj) == ("pj", COMPANY, "".join(c for c in cnpj if c.isdigit()))
+    review = me.get(reverse("licensing-application-step", kwargs={"pk": app.pk, "step": "review"})).content.decode()
+    assert COMPANY in review and cnpj in review and "condutor responsável" in review
+    detail = me.get(reverse("licensing-application", kwargs={"pk": app.pk})).content.decode()
+    assert COMPANY in detail and cnpj in detail
 
 
 @pytest.mark.django_db
