@@ -32,7 +32,8 @@ def _current_filter(q: str = "", modality: str = "") -> QuerySet[Authorization]:
         qs = qs.filter(modality=modality)
     q = (q or "").strip()
     if q:
-        cond = Q(number__icontains=q) | Q(holder__name__icontains=q)
+        # the public name of a company holder is its razão social (what the list shows)
+        cond = Q(number__icontains=q) | Q(holder__name__icontains=q) | Q(company_name__icontains=q)
         plate = normalize_plate(q)
         if plate:
             cond |= Q(vehicle__plate__icontains=plate)
@@ -58,6 +59,7 @@ def _with_details(qs: QuerySet[Authorization]) -> QuerySet[Authorization]:
         "holder__name",
         "holder__first_name",
         "holder__last_name",
+        "company_name",
         "vehicle__plate",
     )
 
@@ -106,13 +108,19 @@ def grants_fingerprint() -> str:
     return found
 
 
+def grant_holder_public_name(auth: Authorization) -> str:
+    """The holder as the public sees it: a company's razão social (its CNPJ is public record),
+    else the person's public name (a CPF never is)."""
+    return auth.company_name or public_name(auth.holder)
+
+
 def open_data_row(auth: Authorization) -> dict:
     return {
         "number": auth.number,
         "act": auth.act_name,
         "modality": auth.modality,
-        "holder": public_name(auth.holder),
-        "holder_name": public_name(auth.holder),
+        "holder": grant_holder_public_name(auth),
+        "holder_name": grant_holder_public_name(auth),
         "plate": auth.vehicle.display_plate if auth.vehicle_id else "",
         "valid_from": auth.valid_from.isoformat(),
         "valid_until": auth.valid_until.isoformat(),
@@ -122,7 +130,8 @@ def open_data_row(auth: Authorization) -> dict:
 
 
 _OPEN_DATA_COLUMNS = ("id", "number", "act_name", "modality", "holder__name", "holder__first_name",
-                      "holder__last_name", "vehicle__plate", "valid_from", "valid_until", "status", "stand_name")
+                      "holder__last_name", "vehicle__plate", "valid_from", "valid_until", "status", "stand_name",
+                      "company_name")
 
 
 def _open_data_values(qs: QuerySet[Authorization]):
@@ -140,8 +149,8 @@ def _open_data_dict(values: tuple) -> dict:
     from fleet.models import display_plate
     from portal.public.selectors import public_name_of
 
-    _, number, act, modality, name, first, last, plate, valid_from, valid_until, status, stand = values
-    holder = public_name_of(name, first, last)
+    _, number, act, modality, name, first, last, plate, valid_from, valid_until, status, stand, company = values
+    holder = company or public_name_of(name, first, last)  # a company holder is named by its razão social
     return {
         "number": number, "act": act, "modality": modality, "holder": holder, "holder_name": holder,
         "plate": display_plate(plate) if plate else "", "valid_from": valid_from.isoformat(),
@@ -305,7 +314,7 @@ class GrantVerification:
                 modality_label=pack.modality_label(doc.modality),
                 # what the act certified when issued; later changes are its acts of amendment
                 plate=certified["plate"] if certified else "",
-                holder=public_name(doc.holder),
+                holder=grant_holder_public_name(doc),
                 driver="",
                 code=doc.verification_code,
                 suspended_until=doc.suspended_until if status == "suspended" else None,
@@ -333,7 +342,7 @@ class GrantVerification:
             modality=auth.modality,
             modality_label=pack.modality_label(auth.modality),
             plate=vehicle.display_plate if vehicle else "",
-            holder=public_name(auth.holder),
+            holder=grant_holder_public_name(auth),
             driver=public_name(doc.person),
             code=doc.verification_code,
             act_basis=doc.legal_basis,
@@ -352,8 +361,9 @@ def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
     from fleet.models import display_plate
 
     status = effective_status(row["status"], row["valid_until"], pack.today())
-    holder = public_name_of(row["holder__name"], row["holder__first_name"], row["holder__last_name"])
-    names = [holder]
+    person = public_name_of(row["holder__name"], row["holder__first_name"], row["holder__last_name"])
+    holder = row["company_name"] or person  # a company holder: its razão social; the person drives
+    names = [person]
     if row["has_auxiliaries"]:
         from licensing.requests.selectors import active_auxiliary_names
 
@@ -380,7 +390,7 @@ def _amendment_verification(doc: Amendment, pack: Pack) -> Verification:
         kind="amendment", document=doc.act_name, number=doc.number, status="issued", valid=True,
         label=f"emitido em {issued_on:%d/%m/%Y}", valid_until=None, modality=auth.modality,
         modality_label=pack.modality_label(auth.modality), plate=auth.vehicle.display_plate if auth.vehicle_id else "",
-        holder=public_name(auth.holder), driver="", code=doc.verification_code, act_basis=doc.legal_basis,
+        holder=grant_holder_public_name(auth), driver="", code=doc.verification_code, act_basis=doc.legal_basis,
         sha256=_sha256_of(doc, "amendment"), signer=_signer_of(doc, "amendment"), amends=_ref(auth),
         changes=[{"label": c.get("label", ""), "before": c.get("before", ""), "after": c.get("after", "")}
                  for c in doc.changes], issued_on=issued_on,

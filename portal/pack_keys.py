@@ -50,8 +50,8 @@ PARAMS: dict[str, PackKey] = _table(
     _k("grant.validity_years", INT, "validity of the grant act"),
     _k("grant.max_renewals", INT, "how many renewals (absent = unlimited)"),
     _k("grant.max_per_holder", INT, "grants one person may hold"),
-    _k("grant.holder_types", STR_LIST, "natural person, company (informative: no rule checks it yet)",
-       read=False, choices=("pf", "pj")),
+    _k("grant.holder_types", STR_LIST, "who may apply for and hold the grant: natural person (pf), company (pj); "
+       "absent = pf only", choices=("pf", "pj")),
     _k("grant.exclusive_public_permission", BOOL, "may not hold another public permission"),
     _k("grant.yearly_compliance_proof", BOOL, "the holder proves every year that the requirements still hold"),
     _k("alvara.validity_years", INT, "validity of the alvará"),

@@ -94,6 +94,13 @@ def format_cpf(value: str) -> str:
     return f"{digits[:3]}.{digits[3:6]}.{digits[6:9]}-{digits[9:]}"
 
 
+def format_cnpj(value: str) -> str:
+    digits = only_digits(value)
+    if len(digits) != 14:
+        return value or ""
+    return f"{digits[:2]}.{digits[2:5]}.{digits[5:8]}/{digits[8:12]}-{digits[12:]}"
+
+
 # Row ids are PostgreSQL bigint: a larger number in a lookup is a database error, not "not found".
 MAX_ID = 2**63 - 1
 # Counts and quantities stored in an IntegerField (PostgreSQL integer).

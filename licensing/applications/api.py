@@ -20,7 +20,7 @@ from licensing.applications import selectors as applications_selectors
 from licensing.applications import services
 from licensing.applications.models import Application, ApplicationKind, Inspection
 from licensing.applications.selectors import applications_visible_to
-from licensing.grants.models import Modality
+from licensing.grants.models import HolderType, Modality
 from portal import regulation
 from portal.api import flatten_errors, request_object, role_permission
 from portal.audit import history_for
@@ -123,6 +123,11 @@ class ApplicationIn(serializers.Serializer):
                                          allow_null=True)
     dependents = serializers.IntegerField(label="dependentes", min_value=0, max_value=30, required=False,
                                           allow_null=True)
+    # a company applies only where the pack's grant.holder_types admits "pj" (judged by the service)
+    holder_type = serializers.ChoiceField(label="tipo de titular", choices=HolderType.choices, default=HolderType.PF)
+    company_name = serializers.CharField(label="razão social", max_length=200, required=False, allow_blank=True,
+                                         allow_null=True)
+    cnpj = serializers.CharField(label="CNPJ", max_length=18, required=False, allow_blank=True, allow_null=True)
 
 
 class ReviewIn(serializers.Serializer):
@@ -203,6 +208,8 @@ class ApplicationCreateView(APIView):
             auxiliaries=[dict(a) for a in data.get("auxiliary_drivers", [])], bid_amount=data.get("bid_amount"),
             extra={"schooling": data.get("schooling"), "dependents": data.get("dependents"),
                    "cnh_points": data["driver"].get("cnh_points")},
+            holder={"holder_type": data["holder_type"], "company_name": data.get("company_name"),
+                    "cnpj": data.get("cnpj")},
         )
         return Response({"id": application.pk, "status": application.status,
                          "required_documents": [d.as_dict() for d in applications_selectors.required_documents(application)]},
@@ -378,7 +385,7 @@ class ApproveView(APIView):
             return {"id": obj.pk, "number": obj.number, "valid_until": obj.valid_until.isoformat(),
                     "verification_code": obj.verification_code}
 
-        return Response({"status": "approved", "authorization": brief(authorization),
+        return Response({"status": "approved", "authorization": brief(authorization) | holder_fields(authorization),
                          "alvara": brief(holder_alvara) if holder_alvara else None,
                          "alvaras": [brief(a) | {"person": a.person.display_name, "auxiliary": a.is_auxiliary}
                                      for a in alvaras]})
@@ -424,6 +431,14 @@ def inspection_payload(application: Application) -> dict:
     }
 
 
+def holder_fields(obj) -> dict:
+    """holder_type ("pf"/"pj"), company_name and cnpj (null for a natural person) of an
+    application or a grant."""
+    company = obj.holder_type == HolderType.PJ
+    return {"holder_type": obj.holder_type, "company_name": obj.company_name if company else None,
+            "cnpj": obj.cnpj if company else None}
+
+
 def application_detail(application: Application, viewer) -> dict:
     from licensing.applications.selectors import required_documents
 
@@ -432,6 +447,7 @@ def application_detail(application: Application, viewer) -> dict:
         "id": application.pk,
         "kind": application.kind,
         "modality": application.modality,
+        **holder_fields(application),
         "status": application.status,
         "status_label": application.get_status_display(),
         "protocol": application.protocol,
@@ -476,7 +492,8 @@ def application_detail(application: Application, viewer) -> dict:
                          for r in application.requirements.all()],
         "authorization": ({"id": application.authorization.pk, "number": application.authorization.number,
                            "valid_until": _iso(application.authorization.valid_until),
-                           "verification_code": application.authorization.verification_code}
+                           "verification_code": application.authorization.verification_code,
+                           **holder_fields(application.authorization)}
                           if application.authorization else None),
         "tff": application_tff_payload(application),
         "history": [{"at": _iso(e.at), "action": e.action, "from": e.from_state, "to": e.to_state, "reason": e.reason,

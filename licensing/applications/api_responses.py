@@ -30,8 +30,10 @@ def _inspection_fields() -> dict:
     )
 
 
-def _grant_brief(component: str, null: bool = False, required: bool = True):
-    return shape(component, null=null, required=required, id=integer(), number=text(), valid_until=day(), verification_code=text())
+def _grant_brief(component: str, null: bool = False, required: bool = True, holder: bool = False):
+    extra = dict(holder_type=text(), company_name=text(null=True), cnpj=text(null=True)) if holder else {}
+    return shape(component, null=null, required=required, id=integer(), number=text(), valid_until=day(),
+                 verification_code=text(), **extra)
 
 
 def _tff(component: str = "ApplicationTff", null: bool = True, required: bool = True):
@@ -54,7 +56,8 @@ APPLICATION_PAGE = page("ApplicationSummary", id=integer(), protocol=text(null=T
 APPLICATION_CREATED = shape("ApplicationCreated", id=integer(), status=text(), required_documents=_required_document())
 APPLICATION_DETAIL = shape(
     "ApplicationDetail",
-    id=integer(), kind=text(), modality=text(), status=text(), status_label=text(), protocol=text(null=True),
+    id=integer(), kind=text(), modality=text(), holder_type=text(), company_name=text(null=True),
+    cnpj=text(null=True), status=text(), status_label=text(), protocol=text(null=True),
     created_at=moment(null=True), submitted_at=moment(null=True), decided_at=moment(null=True),
     decision_reason=text(),
     vehicle=shape("ApplicationVehicle", null=True, plate=text(), renavam=text(), make=text(), model=text(),
@@ -75,7 +78,7 @@ APPLICATION_DETAIL = shape(
     requirements=shape("ApplicationRequirement", many=True, required=False, id=integer(), text=text(),
                        document_type=text(), due_date=day(null=True), created_at=moment(null=True),
                        answered_at=moment(null=True)),
-    authorization=_grant_brief("ApplicationAuthorization", null=True, required=False),
+    authorization=_grant_brief("ApplicationAuthorization", null=True, required=False, holder=True),
     tff=_tff(required=False),
     history=shape("ApplicationHistoryEntry", many=True, required=False, at=moment(null=True), action=text(),
                   reason=text(), by=text(null=True), **{"from": text(), "to": text()}),
@@ -91,7 +94,7 @@ REQUIREMENT = shape("RequirementRaised", id=integer(), status=text())
 INSPECTION = shape("InspectionPayload", **_inspection_fields())
 INSPECTION_SCHEDULED = shape("InspectionScheduled", id=integer(), **_inspection_fields())
 APPROVED = shape(
-    "ApplicationApproved", status=text(), authorization=_grant_brief("ApprovedAuthorization"),
+    "ApplicationApproved", status=text(), authorization=_grant_brief("ApprovedAuthorization", holder=True),
     alvara=_grant_brief("ApprovedAlvara", null=True),
     alvaras=shape("ApprovedAlvaraItem", many=True, id=integer(), number=text(), valid_until=day(),
                   verification_code=text(), person=text(), auxiliary=flag()),

@@ -23,6 +23,7 @@ from licensing.grants.models import (
     CURRENT_STATUSES,
     Authorization,
     AuthorizationStatus,
+    HolderType,
 )
 from licensing.grants.selectors import active_bar
 from licensing.grants.services import (
@@ -35,6 +36,7 @@ from portal.validators import (
     normalize_cpf,
     normalize_plate,
     only_digits,
+    validate_cnpj,
     validate_cpf,
 )
 
@@ -145,6 +147,42 @@ def entry_violations(*, applicant, kind: str, modality: str, vehicle: dict | Non
         if bar is not None:
             out += rules.cassation_bar(bar.until, True, bar.legal_basis or _bar_basis(pack, modality))
     return out
+
+
+def holder_types(pack, modality: str) -> list[str]:
+    """Who may apply for and hold the grant in this modality (pack key grant.holder_types);
+    absent = natural persons only."""
+    return list(pack.value("grant.holder_types", modality) or ["pf"])
+
+
+def check_holder(pack, modality: str, holder: dict | None) -> dict:
+    """The holder fields of an application ({holder_type, company_name, cnpj}), judged: a company
+    only where the pack's law admits it (e.g. Lei 724/2008, art. 2), with its razão social
+    and a CNPJ whose check digits hold. Raises ValidationError naming the field (400)."""
+    holder = holder or {}
+    holder_type = holder.get("holder_type") or HolderType.PF
+    if holder_type not in HolderType.values:
+        raise ValidationError({"holder_type": [f"Tipo de titular inválido: {holder_type}."]})
+    if holder_type not in holder_types(pack, modality):
+        basis = pack.basis("grant.holder_types", modality)
+        who = "pessoa física" if holder_type == HolderType.PJ else "pessoa jurídica"
+        raise ValidationError({"holder_type": [
+            f"Nesta modalidade a permissão é outorgada somente a {who}"
+            + (f" ({basis})." if basis else " (a lei municipal não admite outro titular).")]})
+    if holder_type == HolderType.PF:
+        return {"holder_type": HolderType.PF, "company_name": "", "cnpj": ""}
+    errors: dict[str, list[str]] = {}
+    company_name = (holder.get("company_name") or "").strip()
+    if not company_name:
+        errors["company_name"] = ["Informe a razão social da empresa."]
+    cnpj = only_digits(holder.get("cnpj") or "")
+    try:
+        validate_cnpj(cnpj)
+    except ValidationError as exc:
+        errors["cnpj"] = exc.messages
+    if errors:
+        raise ValidationError(errors)
+    return {"holder_type": HolderType.PJ, "company_name": company_name, "cnpj": cnpj}
 
 
 def _renewable_authorization(applicant, modality: str) -> Authorization | None:

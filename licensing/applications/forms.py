@@ -6,8 +6,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from fleet.forms import CnhFieldsMixin, clean_cnh_category, clean_cnh_number, cnh_fields
+from licensing.applications.entry import holder_types
 from licensing.applications.models import ApplicantProfile, ApplicationKind, Schooling
-from licensing.grants.models import Modality
+from licensing.grants.models import HolderType, Modality
 from portal import regulation
 from portal.exceptions import RuleViolation, RuleViolations
 from portal.forms import BR_DATE_FORMATS, BrDateInput, FriendlyRequiredMixin
@@ -78,6 +79,14 @@ class ModalityForm(FriendlyRequiredMixin, forms.Form):
     bid_amount = forms.DecimalField(label="Valor da oferta (R$)", max_digits=12, decimal_places=2, min_value=0,
                                     required=False, help_text="Somente quando a seleção é por licitação.")
 
+    holder_type = forms.ChoiceField(label="Requerer como", choices=HolderType.choices, initial=HolderType.PF,
+                                    required=False, widget=forms.RadioSelect)  # not sent = pessoa física
+    company_name = forms.CharField(label="Razão social", max_length=200, required=False,
+                                   help_text="Somente para pessoa jurídica: como consta no contrato social.")
+    cnpj = forms.CharField(label="CNPJ", max_length=18, required=False,
+                           help_text="Somente para pessoa jurídica: os 14 dígitos, com ou sem pontuação.",
+                           widget=forms.TextInput(attrs={"inputmode": "numeric"}))
+
     def __init__(self, *args, bidding: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["modality"].choices = modality_choices()
@@ -86,6 +95,21 @@ class ModalityForm(FriendlyRequiredMixin, forms.Form):
         self.closed_modalities = [str(r) for r in (pack.modality_refusal(m) for m in pack.modalities) if r is not None]
         if not bidding:
             del self.fields["bid_amount"]
+        # a company is offered only where the pack's law admits it (grant.holder_types, e.g. Lei 724/2008,
+        # art. 2); the service still judges the chosen modality (a pf-only one refuses "pj")
+        self.company_basis = next((pack.basis("grant.holder_types", m) for m in pack.in_force_modalities
+                                   if HolderType.PJ in holder_types(pack, m)), None)
+        if self.company_basis is None:
+            for name in ("holder_type", "company_name", "cnpj"):
+                del self.fields[name]
+
+    def holder(self) -> dict | None:
+        """The holder fields for the service. Where the form does not offer a company, a posted
+        "pj" still goes to the service, which refuses it with the pack's article."""
+        if "holder_type" not in self.fields:
+            posted = self.data.get("holder_type")
+            return {"holder_type": posted} if posted and posted != HolderType.PF else None
+        return {k: self.cleaned_data.get(k) for k in ("holder_type", "company_name", "cnpj")}
 
     def add_error(self, field, error):
         # a posted modality that waits for its decree: the refusal with its article, not "escolha válida"

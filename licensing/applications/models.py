@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from licensing.grants.models import Authorization, Modality
+from licensing.grants.models import Authorization, HolderType, Modality
 from portal.models import TenantModel
 
 # --- calls, applications, documents, requirements, inspections ---------------------------------
@@ -114,6 +114,11 @@ class Application(TenantModel):
     )
     kind = models.CharField("tipo", max_length=10, choices=ApplicationKind.choices, default=ApplicationKind.NEW)
     modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
+    # A company applies only where the pack's grant.holder_types admits "pj" (e.g. Lei 724/2008, art. 2);
+    # the applicant account is then its representative and responsible driver (art. 4 §2 IX).
+    holder_type = models.CharField("tipo de titular", max_length=2, choices=HolderType.choices, default=HolderType.PF)
+    company_name = models.CharField("razão social", max_length=200, blank=True)
+    cnpj = models.CharField("CNPJ", max_length=14, blank=True)
     status = models.CharField(
         "situação", max_length=24, choices=ApplicationStatus.choices, default=ApplicationStatus.DRAFT, db_index=True
     )
@@ -165,6 +170,12 @@ class Application(TenantModel):
 
     def __str__(self) -> str:
         return f"Requerimento {self.protocol or f'#{self.pk} (rascunho)'}"
+
+    @property
+    def display_cnpj(self) -> str:
+        from portal.validators import format_cnpj
+
+        return format_cnpj(self.cnpj)
 
     @property
     def is_open(self) -> bool:

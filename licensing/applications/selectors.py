@@ -219,7 +219,7 @@ def required_documents(application: Application, auxiliaries: list | None = None
     out = [
         RequiredDocument(d["code"], d["code"], d["label"], d["legal_basis"])
         for d in pack.documents(application.modality, application.kind, "holder")
-        if _applies_to_holder_type(d)
+        if _applies_to_holder_type(d, application.holder_type)
     ]
     auxiliaries = auxiliaries if auxiliaries is not None else list(application.auxiliaries.all())
     aux_docs = pack.documents(application.modality, application.kind, "auxiliary")
@@ -244,10 +244,11 @@ def document_label(application: Application, code: str, items: list[RequiredDocu
     return f"{label} — condutor auxiliar {suffix[3:]}" if suffix.startswith("aux") else label
 
 
-def _applies_to_holder_type(item: dict) -> bool:
-    """Items marked for a kind of holder (pf / pj) apply only to it; applicants here are natural persons."""
+def _applies_to_holder_type(item: dict, holder_type: str) -> bool:
+    """Items marked for a kind of holder (pf / pj) apply only to it (e.g. Lei 724/2008, art. 4 §1 for a natural
+    person, §2 for a company); unmarked items apply to both."""
     kinds = item.get("holder_types")
-    return not kinds or "pf" in kinds
+    return not kinds or (holder_type or "pf") in kinds
 
 
 def current_documents(application: Application) -> dict[str, ApplicationDocument]:

@@ -19,7 +19,12 @@ from fleet.models import Vehicle, VehicleKind
 from fleet.services import save_own_vehicle
 from licensing.applications import rules
 from licensing.applications.calls import open_call_for
-from licensing.applications.entry import _check_data, _renewable_authorization, entry_violations
+from licensing.applications.entry import (
+    _check_data,
+    _renewable_authorization,
+    check_holder,
+    entry_violations,
+)
 from licensing.applications.models import (
     APPLICATION_TRANSITIONS,
     UPLOAD_STATUSES,
@@ -113,13 +118,20 @@ def _apply_driver(application: Application, driver: dict) -> None:
 def application_create(*, actor, applicant, kind: str, modality: str, vehicle: dict | None = None,
                        driver: dict | None = None, auxiliaries: list[dict] | None = None,
                        bid_amount: Decimal | None = None, extra: dict | None = None,
-                       steps: tuple[str, ...] = ("all",)) -> Application:
-    """Create a draft application after judging every entry rule that the data allows."""
+                       steps: tuple[str, ...] = ("all",), holder: dict | None = None) -> Application:
+    """Create a draft application after judging every entry rule that the data allows.
+
+    ``holder`` = {holder_type, company_name, cnpj}: who applies (pack key grant.holder_types). A
+    renewal keeps the holder of the grant it renews, whatever is passed."""
     pack = regulation.current()
     auxiliaries = auxiliaries or []
     closed = pack.modality_refusal(modality)  # unknown (400), or left to a decree not yet in force (409)
     if closed is not None:
         raise closed
+    previous = _renewable_authorization(applicant, modality) if kind == ApplicationKind.RENEWAL else None
+    if previous is not None:  # the renewal is of the same act, so of the same holder
+        holder = {"holder_type": previous.holder_type, "company_name": previous.company_name, "cnpj": previous.cnpj}
+    holder_fields = check_holder(pack, modality, holder)
     _check_data(vehicle, auxiliaries, applicant, driver)
     violations = entry_violations(applicant=applicant, kind=kind, modality=modality, vehicle=vehicle, driver=driver,
                                   auxiliaries=auxiliaries, bid_amount=bid_amount, steps=steps)
@@ -127,8 +139,10 @@ def application_create(*, actor, applicant, kind: str, modality: str, vehicle: d
         raise RuleViolations(violations)
     application = Application(applicant=applicant, kind=kind, modality=modality, bid_amount=bid_amount,
                               call=open_call_for(modality) if kind == ApplicationKind.NEW else None)
+    for name, value in holder_fields.items():
+        setattr(application, name, value)
     if kind == ApplicationKind.RENEWAL:
-        application.previous_authorization = _renewable_authorization(applicant, modality)
+        application.previous_authorization = previous
     if driver:
         _apply_driver(application, driver)
     for name, value in (extra or {}).items():
@@ -416,6 +430,7 @@ def application_approve(*, actor, application: Application) -> tuple[Authorizati
     authorization, alvaras = authorization_issue(
         actor=actor, holder=application.applicant, vehicle=application.vehicle, modality=modality,
         auxiliaries=auxiliaries, reason=f"Requerimento {application.protocol} deferido", valid_until=renewed_until,
+        holder_type=application.holder_type, company_name=application.company_name, cnpj=application.cnpj,
     )
     _register_auxiliaries(actor=actor, authorization=authorization, named=named)
     if previous is not None:

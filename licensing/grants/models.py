@@ -27,6 +27,13 @@ class Modality(models.TextChoices):
     MOTOTAXI = "mototaxi", "Mototáxi"
 
 
+class HolderType(models.TextChoices):
+    """Who holds a grant: pack key grant.holder_types (e.g. Lei 724/2008, art. 2)."""
+
+    PF = "pf", "Pessoa física (motorista autônomo)"
+    PJ = "pj", "Pessoa jurídica (empresa)"
+
+
 class AuthorizationStatus(models.TextChoices):
     ACTIVE = "active", "ativa"
     SUSPENDED = "suspended", "suspensa"
@@ -65,6 +72,11 @@ class Authorization(TenantModel):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="authorizations",
         verbose_name="autorizatário",
     )
+    # Copied from the application when granted (a company holder, e.g. Lei 724/2008, art. 2 and 4 §2); the
+    # account in `holder` is then the company's representative and responsible driver (art. 4 §2 IX).
+    holder_type = models.CharField("tipo de titular", max_length=2, choices=HolderType.choices, default=HolderType.PF)
+    company_name = models.CharField("razão social", max_length=200, blank=True)
+    cnpj = models.CharField("CNPJ", max_length=14, blank=True)
     vehicle = models.ForeignKey(
         "fleet.Vehicle", null=True, blank=True, on_delete=models.PROTECT, related_name="authorizations",
         verbose_name="veículo",
@@ -86,6 +98,12 @@ class Authorization(TenantModel):
     )
     status_reason = models.TextField("motivo da situação", blank=True)
     status_changed_at = models.DateTimeField("situação alterada em", null=True, blank=True)
+
+    @property
+    def display_cnpj(self) -> str:
+        from portal.validators import format_cnpj
+
+        return format_cnpj(self.cnpj)
 
     class Meta:
         verbose_name = "autorização"

@@ -293,7 +293,7 @@ def act_chain(authorization: Authorization) -> list[ChainLink]:
 # --- public verification by code (the cold path of the QR code) ------------------------------
 AUTHORIZATION_VERIFICATION_COLUMNS = (
     "id", "number", "act_name", "modality", "status", "valid_until", "suspended_until", "verification_code",
-    "legal_basis", "holder__name", "holder__first_name", "holder__last_name", "vehicle_id", "vehicle__plate",
+    "legal_basis", "holder__name", "holder__first_name", "holder__last_name", "company_name", "vehicle_id", "vehicle__plate",
     "vehicle__make", "vehicle__model", "vehicle__color",
 )
 

@@ -71,6 +71,7 @@ def ensure_plate_free(*, vehicle, holder, modality: str) -> None:
 def authorization_issue(
     *, actor, holder, vehicle, modality: str, valid_from: date | None = None,
     auxiliaries: list | None = None, reason: str = "Outorga deferida", valid_until: date | None = None,
+    holder_type: str = "pf", company_name: str = "", cnpj: str = "",
 ) -> tuple[Authorization, list[Alvara]]:
     """Issue the pack's grant act and its alvará(s), with gap-free numbers and audit. The term
     counts from ``valid_from``, unless ``valid_until`` is given (a renewal that extends the term)."""
@@ -86,6 +87,10 @@ def authorization_issue(
         act_name=act.get("name", "Autorização"),
         modality=modality,
         holder=holder,
+        # a company holder (e.g. Lei 724/2008, art. 2): copied once, the issued act never changes afterwards
+        holder_type=holder_type,
+        company_name=company_name,
+        cnpj=cnpj,
         vehicle=vehicle,
         valid_from=valid_from,
         valid_until=valid_until,

@@ -166,7 +166,7 @@ class ApplicationNewView(WizardMixin, View):
             try:
                 app = services.application_create(
                     actor=request.user, applicant=request.user, kind=data["kind"], modality=data["modality"],
-                    bid_amount=data.get("bid_amount"), steps=("modality",),
+                    bid_amount=data.get("bid_amount"), steps=("modality",), holder=form.holder(),
                     extra={"schooling": profile.schooling, "dependents": profile.dependents,
                            "cnh_points": profile.cnh_points} if profile else None)
             except SERVICE_ERRORS as exc:

@@ -16,6 +16,7 @@ from licensing.grants.models import (
     AmendmentKind,
     Authorization,
     AuthorizationStatus,
+    HolderType,
 )
 from licensing.grants.selectors import active_bar
 from licensing.grants.services import (
@@ -69,6 +70,14 @@ def clean(pack, auth, data, on, exclude_pk) -> tuple[dict, str]:
     if allowed is None or not allowed.value:
         raise transfer_violation(allowed=allowed, ground="", held_since=auth.valid_from, filed_on=on)
     ground = read_choice(data, "ground", "o fundamento da transferência", TRANSFER_GROUNDS)
+    if auth.holder_type == HolderType.PJ and ground != "holder_years":
+        # Reading of Lei 724/2008 (the pack that admits companies), art. 8: II (death, retirement, invalidity -> spouse or heir) and III
+        # (incapacity for the profession of driver) are facts of a natural person; a company's
+        # permission transfers only under I (held 2 years, to a motorista profissional autônomo).
+        raise RuleViolation("transfer_company_ground",
+                            "A permissão de pessoa jurídica só se transfere pelo tempo de titularidade, a outro "
+                            "motorista profissional autônomo; falecimento, aposentadoria, invalidez e incapacidade "
+                            "são fatos da pessoa física.", f"{allowed.legal_basis}, I a III", field="ground")
     event_on = read_date(data, "event_on", "a data do fato", required=False)
     relationship = str(data.get("relationship") or "").strip()
     proof = read_text(data, "proof", "o documento que comprova", required=False)
@@ -189,6 +198,8 @@ def apply(*, actor, req, auth, pack, reason) -> dict:
     ensure_plate_free(vehicle=vehicle, holder=new_holder, modality=auth.modality)  # the old grant no longer counts
     successor = Authorization.objects.create(
         number=document_number("authorization", today.year), act_name=act.get("name", auth.act_name),
+        # the new holder is a natural person (art. 8, I: "outro motorista profissional autônomo"):
+        # holder_type keeps its default "pf", whatever the predecessor's holder was
         modality=auth.modality, holder=new_holder, vehicle=vehicle, valid_from=today,
         valid_until=max(auth.valid_until, today), verification_code=verification_code(),
         legal_basis=f"{act.get('legal_basis', '')}; {req.legal_basis}"[:300],

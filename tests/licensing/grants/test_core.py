@@ -67,7 +67,7 @@ def test_cassada_is_final(itagiba):
 def test_company_documents_are_not_asked_of_a_natural_person(arapora):
     from licensing.applications.selectors import _applies_to_holder_type
 
-    items = [i for i in arapora.documents("taxi", "new") if _applies_to_holder_type(i)]
+    items = [i for i in arapora.documents("taxi", "new") if _applies_to_holder_type(i, "pf")]
     codes = {i["code"] for i in items}
     assert codes and not any(code.startswith("pj_") for code in codes)
     assert any(i.get("holder_types") == ["pj"] for i in arapora.documents("taxi", "new"))
