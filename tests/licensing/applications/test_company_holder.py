@@ -168,7 +168,7 @@ def test_wizard_offers_the_company_only_where_the_law_admits_it(load_pack, web, 
     load_pack("arapora")
     body = web(applicant).get(reverse("licensing-application-new")).content.decode()
     assert "Pessoa jurídica (empresa)" in body and "Razão social" in body and "CNPJ" in body
-    assert "condutor responsável" in body and "art. 4, §2, IX" in body
+    assert "condutor responsável" in body and "art. 4, §1 e §2" in body
 
 
 @pytest.mark.django_db
