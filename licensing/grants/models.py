@@ -105,6 +105,11 @@ class Authorization(TenantModel):
 
         return format_cnpj(self.cnpj)
 
+    @property
+    def holder_display_name(self) -> str:
+        """Who holds the act as the act names it: the company (razão social) or the person."""
+        return self.company_name if self.holder_type == HolderType.PJ and self.company_name else self.holder.display_name
+
     class Meta:
         verbose_name = "autorização"
         verbose_name_plural = "autorizações"

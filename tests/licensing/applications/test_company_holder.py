@@ -216,3 +216,21 @@ def test_transfer_of_a_companys_permission_only_on_art_8_i(arapora, applicant):
     with pytest.raises(RuleViolation) as exc:
         transfer.clean(arapora, auth, {"ground": "death"}, arapora.today(), None)
     assert exc.value.field == "ground" and "art. 8" in exc.value.legal_basis
+
+
+@pytest.mark.django_db
+def test_an_amendment_of_a_companys_act_names_the_company(arapora, applicant):
+    """The act that amends a permission names whom it was granted to, as the act did."""
+    from licensing.grants.documents import amendment_pdf
+    from licensing.grants.services import amendment_issue
+    from tests.factories import issue_authorization
+
+    auth, _ = issue_authorization(holder=applicant)
+    cnpj = CNPJ().generate()
+    Authorization.objects.filter(pk=auth.pk).update(holder_type="pj", company_name=COMPANY, cnpj=cnpj)
+    auth.refresh_from_db()
+    amendment = amendment_issue(actor=None, authorization=auth, kind="auxiliary_add", reason="Inclusão",
+                                changes=[{"label": "Condutor auxiliar incluído", "before": "", "after": "Fulano"}])
+    text = " ".join("".join(p.extract_text() for p in PdfReader(io.BytesIO(amendment_pdf(amendment))).pages).split())
+    assert f"outorgada a {COMPANY}" in text and f"{cnpj[:2]}.{cnpj[2:5]}.{cnpj[5:8]}/" in text
+    assert auth.holder_display_name == COMPANY
