@@ -219,6 +219,20 @@ def test_arapora_transfer_at_2_years_issues_a_new_term_and_cancels_the_old(arapo
     assert auth.alvaras.filter(status=AlvaraStatus.ACTIVE).count() == 0
 
 
+def test_a_companys_permission_transfers_on_art_8_i_to_a_natural_person(arapora, applicant, outsider, clerk, api):
+    """Art. 8, I: to "outro motorista profissional autônomo" — the successor is a natural person."""
+    today = arapora.today()
+    auth, _ = grant(applicant, valid_from=add_years(today, -2))
+    auth.__class__.objects.filter(pk=auth.pk).update(holder_type="pj", company_name="Táxi Ltda", cnpj="11222333000181")
+    r = file(api, applicant, auth, "transfer", {"ground": "holder_years", "new_holder_cpf": outsider.cpf,
+                                                **new_holder_data()})
+    assert r.status_code == 201, r.json()
+    d = decide(api, clerk, r.json()["id"])
+    assert d.status_code == 200, d.json()
+    new = auth.__class__.objects.get(pk=d.json()["result"]["authorization"]["id"])
+    assert (new.holder, new.holder_type, new.company_name, new.cnpj) == (outsider, "pf", "", "")
+
+
 def test_arapora_transfer_at_1_year_364_days_is_refused(arapora, applicant, outsider, api):
     today = arapora.today()
     auth, _ = grant(applicant, valid_from=add_years(today, -2) + timedelta(days=1))
