@@ -213,8 +213,10 @@ def _drop_copies_of_another_vehicle(actor, application: Application) -> None:
               reason="O veículo do requerimento mudou: os documentos do veículo anterior devem ser enviados de novo",
               data={"documents": [{"type": d.type, "from_document": d.carried_from_id} for d in stale]})
     for doc in stale:
-        doc.file.delete(save=False)  # the copy's own file; the original is untouched
+        storage, name = doc.file.storage, doc.file.name
         doc.delete()
+        # the copy's own file (the original is untouched), once the row is surely gone
+        transaction.on_commit(lambda storage=storage, name=name: storage.delete(name))
 
 
 TYPED_MAX_CHARS = 300  # per field: more than any field of the wizard takes

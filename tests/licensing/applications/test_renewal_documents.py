@@ -161,7 +161,8 @@ def _renewal_world(load_pack, applicant, clerk):
 
 
 @pytest.mark.django_db
-def test_the_vehicle_s_documents_leave_the_renewal_when_its_vehicle_changes(load_pack, web, applicant, clerk):
+def test_the_vehicle_s_documents_leave_the_renewal_when_its_vehicle_changes(load_pack, web, applicant, clerk,
+                                                                            django_capture_on_commit_callbacks):
     """A CRLV proves something of the car it was accepted for (pack ``vehicle = true``)."""
     from licensing.applications import services
     from licensing.applications.renewal import VEHICLE_FIELDS
@@ -178,10 +179,14 @@ def test_the_vehicle_s_documents_leave_the_renewal_when_its_vehicle_changes(load
     assert renewal.documents.filter(type="crlv_propriedade").exists()
     # another car: its CRLV is asked again; the holder's identity document stays
     other = VehicleFactory.build(manufacture_year=today.year - 1)
-    services.application_update(actor=applicant, application=renewal, step="vehicle",
-                                vehicle={f: getattr(other, f) for f in VEHICLE_FIELDS})
+    copy = renewal.documents.get(type="crlv_propriedade")
+    storage, copy_file = copy.file.storage, copy.file.name
+    with django_capture_on_commit_callbacks(execute=True):
+        services.application_update(actor=applicant, application=renewal, step="vehicle",
+                                    vehicle={f: getattr(other, f) for f in VEHICLE_FIELDS})
     assert list(renewal.documents.values_list("type", flat=True)) == ["identificacao"]
-    assert ApplicationDocument.objects.filter(pk=crlv.pk).exists()  # the original is untouched
+    assert not storage.exists(copy_file)  # the copy's file goes with it
+    assert ApplicationDocument.objects.filter(pk=crlv.pk).exists() and storage.exists(crlv.file.name)  # the original stays
     entry = AuditEntry.objects.get(action=AuditAction.DOCUMENTS_CARRIED_DROPPED)
     assert entry.object_id == str(renewal.pk) and entry.data["documents"][0]["from_document"] == crlv.pk
 
