@@ -9,7 +9,7 @@ from portal import regulation
 from portal.issued import frozen_pdf
 from portal.pdf import qr_png_data_uri, render_pdf, verification_url
 from portal.signing import DEMO_MARK, signing_identity
-from portal.validators import format_cnpj, format_cpf, mask_cpf
+from portal.validators import format_cpf, mask_cpf
 
 UF_NAMES = {  # "Estado d…" with the article each state takes
     "AC": "do Acre", "AL": "de Alagoas", "AP": "do Amapá", "AM": "do Amazonas", "BA": "da Bahia",
@@ -111,7 +111,6 @@ def _render_authorization(authorization: Authorization) -> bytes:
     ctx.update({"obj": authorization, "holder_cpf": format_cpf(authorization.holder.cpf or ""),
                 # a company holder (e.g. Lei 724/2008, art. 2): the act names it and its responsible driver (art. 4 §2 IX)
                 "company": authorization.holder_type == HolderType.PJ,
-                "holder_cnpj": format_cnpj(authorization.cnpj),
                 "modality_label": pack.modality_label(authorization.modality),
                 "grant_verb": f"{_article(authorization.act_name)} presente {authorization.act_name}",
                 "holder_title": holder_title(authorization.act_name),
