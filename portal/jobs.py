@@ -6,33 +6,50 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
-from portal import tenancy
+from portal import beat, tenancy
 from portal.models import JobRun
 
 
-def run_job(name: str, func: Callable[[], int]) -> int:
+def run_job(name: str, func: Callable[[], int], *, local_time: str | None = None) -> int:
     """Run ``func`` (returns the number of items changed) and record the run.
 
     A periodic job (beat) has no municipality in scope: it runs once per municipality in
     service, each inside that municipality's scope and time zone, with a run recorded for
     each (one municipality's failure does not keep the others from running; it is raised
-    after all ran). With a municipality in scope (a task sent from a request, a command with
-    ``--municipality``) it runs for that one."""
+    after all ran). A daily job names its ``local_time`` ("HH:MM", ``portal.beat.daily_local``):
+    beat sends it every hour and it runs only in the municipalities where it is due
+    (``portal.beat.is_due``: that local time has passed today in the municipality's zone and no
+    successful run started since). With a municipality in scope (a task sent from a request, a
+    command with ``--municipality``) it runs for that one, at once."""
     if tenancy.current_id_or_none() is None:
-        return _run_for_each_municipality(name, func)
+        return _run_for_each_municipality(name, func, local_time)
     return _run_one(name, func)
 
 
-def _run_for_each_municipality(name: str, func: Callable[[], int]) -> int:
+def _last_success_started(name: str, now: datetime) -> datetime | None:
+    """Start of the newest run of ``name`` in the municipality in scope that succeeded or is
+    still running (an interrupted one — no end after the time limit — does not count)."""
+    limit = timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 900))) + INTERRUPTED_GRACE
+    return (JobRun.objects.filter(name=name, failures=0)
+            .filter(Q(finished_at__isnull=False) | Q(started_at__gt=now - limit))
+            .order_by("-started_at").values_list("started_at", flat=True).first())
+
+
+def _run_for_each_municipality(name: str, func: Callable[[], int], local_time: str | None) -> int:
     from zoneinfo import ZoneInfo
 
     from portal.models import Municipality
 
     total, failed = 0, None
+    now = timezone.now()
     for municipality in Municipality.objects.filter(is_active=True).order_by("pk"):
         with tenancy.activate(municipality), timezone.override(ZoneInfo(municipality.time_zone)):
+            if local_time is not None and not beat.is_due(
+                    now, municipality.time_zone, local_time, _last_success_started(name, now)):
+                continue
             try:
                 total += _run_one(name, func)
             except Exception as exc:  # noqa: BLE001 - recorded on the run; raised once all ran
@@ -43,7 +60,7 @@ def _run_for_each_municipality(name: str, func: Callable[[], int]) -> int:
 
 
 def _run_one(name: str, func: Callable[[], int]) -> int:
-    run = JobRun.objects.create(name=name)
+    run = JobRun.objects.create(name=name, started_at=timezone.now())  # read now: tests move the clock
     try:
         changed = func()
     except Exception as exc:

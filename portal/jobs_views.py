@@ -49,8 +49,11 @@ def scheduled_jobs() -> dict[str, str]:
     tasks = task_jobs()
     for entry in getattr(settings, "CELERY_BEAT_SCHEDULE", {}).values():
         job = tasks.get(entry.get("task", ""))
-        if job:
-            out[job] = describe_schedule(entry.get("schedule"))
+        if not job:
+            continue
+        local_time = (entry.get("kwargs") or {}).get("local_time")
+        # a daily job fires hourly and runs at its local time in each municipality (portal.beat)
+        out[job] = f"todo dia às {local_time}, hora local" if local_time else describe_schedule(entry.get("schedule"))
     return out
 
 

@@ -10,8 +10,8 @@ from portal.jobs import run_job
 
 
 @shared_task(acks_late=True, name="licensing.tasks.purge_expired_documents")
-def purge_expired_documents() -> int:
-    return run_job("licensing.purge_expired_documents", review.purge_expired_documents)
+def purge_expired_documents(local_time: str | None = None) -> int:
+    return run_job("licensing.purge_expired_documents", review.purge_expired_documents, local_time=local_time)
 
 
 @shared_task(acks_late=True, name="licensing.tasks.freeze_receipt")

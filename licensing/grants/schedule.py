@@ -1,16 +1,14 @@
-"""Beat entries of the grant jobs (times in CELERY_TIMEZONE, the municipality's zone).
+"""Beat entries of the grant jobs, at local times of each municipality (``portal.beat``).
 
-Each job judges dates by the pack's own time zone, so a beat a little early or late never
+Each job also judges dates by the pack's own time zone, so a run a little late never
 expires a document on its last valid day. Plain data, no Django imports.
 """
 
-from celery.schedules import crontab
+from portal.beat import daily_local
 
 BEAT = {
-    "licensing-expire-grants": {"task": "licensing.tasks.expire_grants", "schedule": crontab(minute=5, hour=0)},
-    "licensing-renewal-reminders": {
-        "task": "licensing.tasks.send_renewal_reminders", "schedule": crontab(minute=0, hour=7),
-    },
-    "licensing-vehicle-age": {"task": "licensing.tasks.check_vehicle_ages", "schedule": crontab(minute=15, hour=7)},
-    "licensing-quota-check": {"task": "licensing.tasks.check_quotas", "schedule": crontab(minute=30, hour=2)},
+    "licensing-expire-grants": daily_local("licensing.tasks.expire_grants", 0, 5),
+    "licensing-renewal-reminders": daily_local("licensing.tasks.send_renewal_reminders", 7, 0),
+    "licensing-vehicle-age": daily_local("licensing.tasks.check_vehicle_ages", 7, 15),
+    "licensing-quota-check": daily_local("licensing.tasks.check_quotas", 2, 30),
 }

@@ -10,24 +10,24 @@ from portal.jobs import run_job
 
 
 @shared_task(acks_late=True, name="licensing.tasks.expire_grants")
-def expire_grants() -> int:
-    return run_job("licensing.expire_grants", lambda: jobs.expire_grants().changed)
+def expire_grants(local_time: str | None = None) -> int:
+    return run_job("licensing.expire_grants", lambda: jobs.expire_grants().changed, local_time=local_time)
 
 
 @shared_task(acks_late=True, name="licensing.tasks.send_renewal_reminders")
-def send_renewal_reminders() -> int:
-    return run_job("licensing.renewal_reminders", jobs.send_renewal_reminders)
+def send_renewal_reminders(local_time: str | None = None) -> int:
+    return run_job("licensing.renewal_reminders", jobs.send_renewal_reminders, local_time=local_time)
 
 
 @shared_task(acks_late=True, name="licensing.tasks.check_vehicle_ages")
-def check_vehicle_ages() -> int:
-    return run_job("licensing.vehicle_age", jobs.check_vehicle_ages)
+def check_vehicle_ages(local_time: str | None = None) -> int:
+    return run_job("licensing.vehicle_age", jobs.check_vehicle_ages, local_time=local_time)
 
 
 @shared_task(acks_late=True, name="licensing.tasks.check_quotas")
-def check_quotas() -> int:
+def check_quotas(local_time: str | None = None) -> int:
     name = "licensing.quota_check"
-    return run_job(name, lambda: jobs.check_quotas(job_name=name))
+    return run_job(name, lambda: jobs.check_quotas(job_name=name), local_time=local_time)
 
 
 @shared_task(acks_late=True, name="licensing.tasks.freeze_grant_document")

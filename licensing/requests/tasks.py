@@ -17,9 +17,9 @@ def leaves_flag_overdue_task() -> int:
 
 
 @shared_task(name="licensing.yearly_obligations_check")
-def yearly_obligations_check_task() -> int:
+def yearly_obligations_check_task(local_time: str | None = None) -> int:
     """Idempotent: each reminder and overdue flag of a yearly obligation (auxiliary driver
     re-registration, permission's proof of requirements) is created once (unique key)."""
     from licensing.requests.services import yearly_obligations_check
 
-    return run_job("yearly_obligations_check", lambda: yearly_obligations_check())
+    return run_job("yearly_obligations_check", lambda: yearly_obligations_check(), local_time=local_time)
