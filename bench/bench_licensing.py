@@ -83,13 +83,15 @@ def run() -> int:
     from licensing.grants.documents import _render_alvara, _render_authorization, authorization_pdf
     from licensing.grants.services import alvara_issue
     from licensing.models import Application, ApplicationAuxiliary, Inspection
-    from portal import regulation
+    from portal import regulation, tenancy
     from portal.pdf import render_pdf
     from portal.signing import sign_pdf
     from tests.factories import UserFactory, VehicleFactory, issue_authorization
 
-    regulation.load_pack(_pick_pack())
+    slug = _pick_pack()
+    loaded = regulation.load_pack(slug)
     regulation.invalidate()
+    tenancy.set_current((loaded.municipality_id, slug))  # every record belongs to the municipality
     holder = UserFactory(name="Maria Bench")
     agent = UserFactory(name="Agente Bench", role="agente")
     vehicle = VehicleFactory(owner=holder)

@@ -121,14 +121,45 @@ def _signer():
     if cached is None:
         from pyhanko.sign import signers
 
-        signer = signers.SimpleSigner.load_pkcs12(str(path), passphrase=password or None)
-        if signer is None:
+        loaded = signers.SimpleSigner.load_pkcs12(str(path), passphrase=password or None)
+        if loaded is None:
             raise RuntimeError(f"Não foi possível abrir o certificado de assinatura {path} (senha errada?).")
+        signer = _kept_key_signer(loaded)
         subject = _common_name(signer.signing_cert)
         cached = (signer, SigningIdentity(subject=subject, demo=demo))
         _cache.clear()
         _cache[key] = cached
     return cached
+
+
+def _kept_key_signer(loaded):
+    """pyHanko's SimpleSigner parses the private key from DER on every raw signature, twice per
+    document (the size estimate and the signature), and OpenSSL validates an RSA key as it
+    parses it: about 40 ms each time, more than rendering an alvará. This signer parses the key
+    once; RSA PKCS#1 v1.5 (ICP-Brasil A1 certificates) is signed with it, any other mechanism
+    goes through pyHanko's own path."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.padding import PKCS1v15
+    from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
+    from pyhanko.sign import signers
+    from pyhanko_certvalidator.util import get_pyca_cryptography_hash
+
+    class KeptKeySigner(signers.SimpleSigner):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._key = serialization.load_der_private_key(self.signing_key.dump(), password=None)
+
+        def sign_raw(self, data: bytes, digest_algorithm: str) -> bytes:
+            try:
+                algo = self.get_signature_mechanism_for_digest(digest_algorithm).signature_algo
+            except ValueError:
+                algo = None
+            if algo == "rsassa_pkcs1v15" and isinstance(self._key, RSAPrivateKey):
+                return self._key.sign(data, PKCS1v15(), get_pyca_cryptography_hash(digest_algorithm))
+            return super().sign_raw(data, digest_algorithm)
+
+    return KeptKeySigner(signing_cert=loaded.signing_cert, signing_key=loaded.signing_key,
+                         cert_registry=loaded.cert_registry)
 
 
 def _common_name(cert) -> str:
