@@ -10,9 +10,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     MEDIA_ROOT=/data/media
 
 # WeasyPrint (PDF documents) needs Pango and HarfBuzz; DejaVu fonts are also vendored in static/fonts.
+# HarfBuzz-Subset embeds only the glyphs used: without it WeasyPrint falls back to fontTools,
+# which took about 90 % of a one-line page (89 ms against 7 ms) and 3/4 of an alvará.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b fonts-dejavu-core \
+        libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 
 RUN groupadd --system --gid 1000 portal \

@@ -55,7 +55,7 @@ def test_compose_file_has_the_services_and_one_beat():
 def test_dockerfile_is_slim_non_root_and_ready_for_pdfs():
     text = (ROOT / "Dockerfile").read_text(encoding="utf-8")
     assert text.startswith("# ") and "FROM python:3.11-slim" in text
-    for package in ("libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz0b", "fonts-dejavu-core"):
+    for package in ("libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz0b", "libharfbuzz-subset0", "fonts-dejavu-core"):
         assert package in text
     assert "pip install ." in text and "collectstatic" in text and "gunicorn" in text
     assert re.search(r"^USER portal$", text, re.MULTILINE)
