@@ -121,14 +121,17 @@ def qr_svg_data_uri(data: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode()
 
 
-def qr_png_data_uri(data: str) -> str:
+def qr_png_data_uri(data: str, *, module_px: int = 8) -> str:
     """A QR code for ``data`` as a 1-bit PNG data URI, for PDFs.
 
     WeasyPrint parses an SVG path of thousands of commands on every render (about 14 ms for the
     verification link); a PNG is decoded in a fraction of that. The mask is fixed (pattern 0,
     any of the 8 is valid for readers: ISO/IEC 18004 §7.8) so that qrcode does not score all
-    eight, and 8 px per module prints at over 300 dpi in the 20 mm of the footer."""
-    code = qrcode.QRCode(box_size=8, border=2, mask_pattern=0)
+    eight, and 8 px per module prints at over 300 dpi in the 20 mm of the footer.
+    ``module_px=1`` gives one pixel per module, for an image drawn with ``image-rendering:
+    pixelated`` (the PDF's /Interpolate false): every module a sharp square at any zoom, and a
+    thousandth of the pixels for WeasyPrint to decode and re-encode."""
+    code = qrcode.QRCode(box_size=module_px, border=2, mask_pattern=0)
     code.add_data(data)
     code.make(fit=True)
     buf = io.BytesIO()
