@@ -12,8 +12,11 @@ Additions for due process (issue #13; the paths, fields and statuses of API.md s
 - ``POST /infractions/{id}/defense/paper/``, ``/defense/waiver/paper/``, ``/appeal/paper/`` (clerk),
   multipart or JSON ``{"text", "received_on", "channel": "counter|post"}`` + ``pages`` files → 201;
   timeliness judged by ``received_on``.
-- ``POST /infractions/{id}/appeal/judge/`` → 409 ``same_judge_both_instances`` for whoever decided an
-  earlier instance; 409 ``review_hearing_required`` before an ex officio review reforms a dismissal.
+- ``POST /infractions/{id}/appeal/judge/`` (julgador, or the designated appeal authority) → 409
+  ``same_judge_both_instances`` for whoever decided an earlier instance; 409 ``not_appeal_authority``
+  for a julgador where the municipality designates the appeal authority (only holders of the
+  "Autoridade recursal" profile in that municipality decide) and for the authority's profile where
+  it designates none; 409 ``review_hearing_required`` before an ex officio review reforms a dismissal.
 - ``POST /infractions/{id}/review/hearing/`` (clerk) ``{"acknowledged_on"}``,
   ``POST /infractions/{id}/review/allegations/`` (holder) ``{"text"}``.
 - ``GET|POST /regulations/`` (admin) ``{"key": "fiscal_unit|fine:<code>", "number", "date", "value",
@@ -46,6 +49,9 @@ from portal.schema import pdf
 
 IsAgent = role_permission(Role.AGENT)
 IsAgentOrClerk = role_permission(Role.AGENT, Role.CLERK, Role.ADMIN)
+# julgadores, and the authority a municipality designates to decide appeals (the service says
+# which of them decides this appeal: 409 ``not_appeal_authority`` for the other)
+MayDecideAppeals = role_permission(Role.JUDGE, Role.APPEAL_AUTHORITY)
 
 
 # --- serializers ---------------------------------------------------------------------
@@ -448,7 +454,7 @@ class AppealView(APIView):
 
 
 class AppealJudgeView(APIView):
-    permission_classes = [IsJudge]
+    permission_classes = [MayDecideAppeals]
 
     @extend_schema(request=AppealJudgeSerializer, responses=R.APPEAL_JUDGED)
     def post(self, request, pk: int):

@@ -15,7 +15,7 @@ class EnforcementConfig(AppConfig):
             MenuItem("Lavrar auto", "enforcement:new", (Role.AGENT,), 31),
             MenuItem("Autos de infração", "enforcement:list", (Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN), 32, group="Fiscalização"),
             MenuItem("Notificar autos", "enforcement:notice-queue", (Role.CLERK, Role.ADMIN), 33, group="Fiscalização"),
-            MenuItem("Fila de julgamento", "enforcement:queue", (Role.JUDGE,), 34),
+            MenuItem("Fila de julgamento", "enforcement:queue", (Role.JUDGE, Role.APPEAL_AUTHORITY), 34),
             # the decisions to publish are on the one publication desk (licensing-publications)
             MenuItem("Meus autos", "enforcement:mine", (Role.APPLICANT,), 36),
             MenuItem("Infrações e penalidades", "enforcement:catalogue", (), 80),

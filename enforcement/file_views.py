@@ -91,7 +91,8 @@ def issued_infraction_document(inf, doc: str) -> bytes | None:
 
 def infraction_pdf(request, inf, doc: str) -> HttpResponse:
     """The PDF of an auto (auto, notificação, decisão, DAM) for its holder or staff."""
-    if not (has_role(request.user, *STAFF_ROLES) or inf.holder_id == request.user.pk):
+    # the designated appeal authority reads the documents of the autos it may see (under appeal)
+    if not (has_role(request.user, *STAFF_ROLES, Role.APPEAL_AUTHORITY) or inf.holder_id == request.user.pk):
         raise PermissionDenied
     pdf = issued_infraction_document(inf, doc)
     if pdf is None:

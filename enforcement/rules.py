@@ -196,6 +196,37 @@ def same_judge_violation(actor_id: int, earlier_judges: list[int], legal_basis: 
     return None
 
 
+def appeal_authority_key(instance: int) -> str:
+    """The pack key that says whether a designated authority decides the appeal of ``instance``
+    (the first appeal and the ex officio review: 1; a further appeal, e.g. to the Prefeito under
+    Lei 724/2008 art. 25, §2: 2)."""
+    return "appeal.designated_authority" if instance <= 1 else "appeal.second_instance_designated_authority"
+
+
+def appeal_decider_violation(*, designated: bool, holds_authority: bool, is_judge: bool,
+                             legal_basis: str) -> RuleViolation | None:
+    """Who decides an appeal. Where the municipality designates the appeal authority (the pack's
+    ``appeal.designated_authority``; the law or the municipality's act is ``legal_basis``), only the
+    holders of the "Autoridade recursal" profile in that municipality — a julgador without it is
+    refused; elsewhere a julgador (Lei 3.703/2022 art. 18, §6; PL 015/2025 art. 25; Lei 724/2008
+    art. 25, §§1º–2º). The two-people rule is checked apart (``same_judge_violation``)."""
+    if designated and not holds_authority:
+        return RuleViolation(
+            "not_appeal_authority",
+            "O recurso é decidido pela autoridade recursal designada pelo município (perfil “Autoridade "
+            f"recursal” neste município) — {legal_basis}.",
+            legal_basis, field="granted", conflict=True,
+        )
+    if not designated and not is_judge:
+        return RuleViolation(
+            "not_appeal_authority",
+            "Este município não designou autoridade recursal: o recurso é decidido por um julgador (perfil "
+            f"“Julgador” neste município) — {legal_basis}.",
+            legal_basis, field="granted", conflict=True,
+        )
+    return None
+
+
 def check_within_deadline(on: date, last_day: date | None, *, what: str, legal_basis: str, code: str) -> None:
     """Refuse (409) an act filed after its last day; the last day itself is accepted."""
     if last_day is None:

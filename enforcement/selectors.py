@@ -12,7 +12,8 @@ from enforcement.models import OPEN_STATUSES, Appeal, Infraction, InfractionStat
 from licensing.grants import selectors as licensing_selectors
 from licensing.models import AlvaraStatus, AuthorizationStatus
 from portal import regulation
-from portal.roles import STAFF_ROLES, has_role
+from portal.exceptions import RuleViolation
+from portal.roles import STAFF_ROLES, Role, has_role
 from portal.validators import mask_cpf, normalize_plate, only_digits
 
 S = InfractionStatus
@@ -48,12 +49,15 @@ def _base() -> QuerySet[Infraction]:
 
 
 def infractions_for(user) -> QuerySet[Infraction]:
-    """Staff see every auto; a holder sees the autos addressed to them; others nothing."""
+    """Staff see every auto; the designated appeal authority the autos that reached an appeal
+    (to read the process it decides); a holder the autos addressed to them; others nothing."""
     if has_role(user, *STAFF_ROLES):
         return _base()
-    if getattr(user, "is_authenticated", False):
-        return _base().filter(holder=user)
-    return Infraction.objects.none()
+    if not getattr(user, "is_authenticated", False):
+        return Infraction.objects.none()
+    if has_role(user, Role.APPEAL_AUTHORITY):
+        return _base().filter(Q(pk__in=Appeal.objects.values("infraction_id")) | Q(holder=user))
+    return _base().filter(holder=user)
 
 
 def infraction_for(user, pk: int) -> Infraction:
@@ -63,14 +67,49 @@ def infraction_for(user, pk: int) -> Infraction:
     return found
 
 
-def judge_queue(today: date) -> QuerySet[Infraction]:
-    """What awaits a julgador: autos ready for judgement and pending appeals, oldest first."""
+def appeal_designation(pack, modality: str | None, instance: int) -> tuple[bool, str]:
+    """Whether the municipality designates the authority that decides the appeal of ``instance``
+    (``rules.appeal_authority_key``), and the article or act that says who decides it."""
+    key = rules.appeal_authority_key(instance)
+    if pack.value(key, modality):
+        return True, pack.basis(key, modality)
+    return False, pack.basis("appeal.authority", modality) or pack.basis("appeal.distinct_judge", modality)
+
+
+def appeal_decider_refusal(user, inf: Infraction, pack=None, instance: int | None = None) -> RuleViolation | None:
+    """Why ``user`` may not decide the pending appeal of ``inf`` in the municipality in scope
+    (designated authority or julgador; the two-people rule apart), or None."""
+    pack = pack or regulation.current()
+    designated, basis = appeal_designation(pack, inf.modality or None, instance or inf.appeal_instance)
+    return rules.appeal_decider_violation(designated=designated, holds_authority=has_role(user, Role.APPEAL_AUTHORITY),
+                                          is_judge=has_role(user, Role.JUDGE), legal_basis=basis)
+
+
+def appeals_decidable_by(user, pack) -> Q:
+    """The autos whose pending appeal ``user`` may decide, by modality and instance (the
+    designation may differ for each): a filter for the queue."""
+    allowed = Q(pk__in=[])
+    for modality in [*pack.modalities, ""]:
+        for instance in (1, 2):
+            designated, _basis = appeal_designation(pack, modality or None, instance)
+            if rules.appeal_decider_violation(designated=designated,
+                                              holds_authority=has_role(user, Role.APPEAL_AUTHORITY),
+                                              is_judge=has_role(user, Role.JUDGE), legal_basis="") is None:
+                allowed |= (Q(modality=modality, appeal_instance__lte=1) if instance == 1
+                            else Q(modality=modality, appeal_instance__gte=2))
+    return allowed
+
+
+def judge_queue(today: date, *, first_instance: bool = True, appeals: Q | None = None) -> QuerySet[Infraction]:
+    """What awaits a julgador: autos ready for judgement (``first_instance``) and pending appeals
+    (those matching ``appeals``, e.g. ``appeals_decidable_by``; None: all), oldest first."""
     pending_appeal = Appeal.objects.filter(granted__isnull=True).values("infraction_id")
-    return _base().filter(
-        Q(status__in=[S.DEFENSE_FILED, S.AWAITING_JUDGEMENT])
-        | Q(status=S.NOTIFIED, defense_deadline__lt=today)
-        | Q(pk__in=pending_appeal, status__in=[S.APPEALED, S.DISMISSED])
-    ).order_by("status_changed_at", "id")
+    waiting = Q(pk__in=pending_appeal, status__in=[S.APPEALED, S.DISMISSED])
+    if appeals is not None:
+        waiting &= appeals
+    if first_instance:
+        waiting |= Q(status__in=[S.DEFENSE_FILED, S.AWAITING_JUDGEMENT]) | Q(status=S.NOTIFIED, defense_deadline__lt=today)
+    return _base().filter(waiting).order_by("status_changed_at", "id")
 
 
 def defense_running(today: date) -> QuerySet[Infraction]:
@@ -349,9 +388,16 @@ def allowed_actions(inf: Infraction, pack, *, today: date, defense, waiver, appe
     elif inf.status == S.APPEALED:
         pending = next((a for a in appeals if a.granted is None), None)
         authority = pending.authority if pending else ""
-        add("appeal_judge", "Julgar o recurso" + (f" ({authority})" if authority else "")
-            + " — outro julgador, não quem decidiu a instância anterior", "julgador",
-            pack.basis("appeal.distinct_judge", modality) or pack.basis("appeal.authority", modality))
+        designated, basis = appeal_designation(pack, modality, pending.instance if pending else inf.appeal_instance)
+        distinct = pack.basis("appeal.distinct_judge", modality)
+        if designated:  # the municipality's designation names who acts now: its profile, not any julgador
+            add("appeal_judge", "Julgar o recurso" + (f" ({authority})" if authority else "")
+                + " — pela autoridade recursal designada (perfil “Autoridade recursal”), não quem decidiu a "
+                "instância anterior", Role.APPEAL_AUTHORITY.value, "; ".join(dict.fromkeys(b for b in (basis, distinct) if b)))
+        else:
+            add("appeal_judge", "Julgar o recurso" + (f" ({authority})" if authority else "")
+                + " — outro julgador, não quem decidiu a instância anterior", "julgador",
+                distinct or pack.basis("appeal.authority", modality))
     elif inf.status == S.DISMISSED and any(a.ex_officio and a.granted is None for a in appeals):
         basis = pack.basis("appeal.ex_officio_review", modality)
         if inf.review_hearing_deadline is None:
@@ -359,6 +405,10 @@ def allowed_actions(inf: Infraction, pack, *, today: date, defense, waiver, appe
         elif today <= inf.review_hearing_deadline:
             add("review_allegations", "Apresentar alegações na revisão de ofício", "autuado", basis,
                 until=inf.review_hearing_deadline)
+        designated, designation = appeal_designation(pack, modality, 1)
         add("review_judge", "Julgar a revisão de ofício (manter o arquivamento a qualquer tempo; reformar só "
-            "depois de ouvido o autuado)", "julgador", basis)
+            "depois de ouvido o autuado)" + (" — pela autoridade recursal designada (perfil “Autoridade recursal”)"
+                                             if designated else ""),
+            Role.APPEAL_AUTHORITY.value if designated else "julgador",
+            f"{basis}; {designation}" if designated else basis)
     return out

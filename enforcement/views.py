@@ -28,6 +28,9 @@ from portal.views import RoleRequiredMixin
 S = InfractionStatus
 AGENT_ROLES = (Role.AGENT, Role.CLERK, Role.ADMIN)
 JUDGE_ROLES = (Role.JUDGE,)
+# who may reach the appeals: julgadores, and the authority a municipality designates to decide
+# them (``appeal.designated_authority``), who needs not be a julgador and reaches nothing else
+APPEAL_ROLES = (Role.JUDGE, Role.APPEAL_AUTHORITY)
 CLERK_ROLES = (Role.CLERK, Role.ADMIN)
 
 ACTION_LABELS = AUDIT_ACTION_LABELS  # one vocabulary: portal.audit_actions.AuditAction
@@ -58,6 +61,9 @@ def _context_for(inf, user) -> dict:
         "is_judge": has_role(user, Role.JUDGE),
         "is_clerk": has_role(user, *CLERK_ROLES),
         "pending_appeal": inf.appeals.filter(granted__isnull=True).exists(),
+        # the designation (or its absence) decides who may decide the appeal of this auto
+        "can_decide_appeal": (has_role(user, *APPEAL_ROLES)
+                              and selectors.appeal_decider_refusal(user, inf, pack) is None),
         "awaits_regularisation": (inf.status == S.FINAL and not inf.suspension_lifted and inf.authorization_id is not None
                                   and bool({"suspension_until_regularised", "impediment"}
                                            & set((inf.penalty or {}).get("kinds", [])))
@@ -155,14 +161,22 @@ class MyInfractionsView(RoleRequiredMixin, TemplateView):
 
 
 class JudgeQueueView(RoleRequiredMixin, TemplateView):
-    roles = JUDGE_ROLES
+    """The julgador's queue (first instance and the appeals they may decide); the designated
+    appeal authority sees only the appeals it decides."""
+
+    roles = APPEAL_ROLES
     template_name = "enforcement/queue.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        today = regulation.current().today()
-        ctx["page_obj"] = Paginator(selectors.judge_queue(today), 30).get_page(self.request.GET.get("page"))
-        ctx["upcoming"] = selectors.defense_running(today)[:50]
+        pack = regulation.current()
+        today = pack.today()
+        user = self.request.user
+        judge = has_role(user, Role.JUDGE)
+        queue = selectors.judge_queue(today, first_instance=judge, appeals=selectors.appeals_decidable_by(user, pack))
+        ctx["page_obj"] = Paginator(queue, 30).get_page(self.request.GET.get("page"))
+        ctx["upcoming"] = selectors.defense_running(today)[:50] if judge else []
+        ctx["first_instance"] = judge
         return ctx
 
 
@@ -488,10 +502,15 @@ class RegulationView(RoleRequiredMixin, View):
 
 
 class AppealJudgeView(ActionView):
-    roles = JUDGE_ROLES
+    roles = APPEAL_ROLES
     form_class = forms.AppealJudgeForm
     title = "Julgar o recurso"
     parent = ("Fila de julgamento", "enforcement:queue")
+
+    def extra_context(self, inf) -> dict:
+        refusal = selectors.appeal_decider_refusal(self.request.user, inf)
+        # not this person's to decide here: say who decides, with the basis, and offer no form
+        return {"not_decider": str(refusal)} if refusal is not None else {}
 
     def post(self, request, *args, **kwargs):
         """An appeal decision that leaves a suspension or a cassação standing (appeal not granted)
@@ -500,7 +519,8 @@ class AppealJudgeView(ActionView):
         inf = self.get_object()
         form = self.make_form(inf, request.POST)
         appeal = inf.appeals.filter(granted__isnull=True).order_by("-instance", "-id").first()
-        if form.is_valid() and appeal is not None and form.cleaned_data["granted"] == bool(appeal.ex_officio):
+        if (form.is_valid() and appeal is not None and form.cleaned_data["granted"] == bool(appeal.ex_officio)
+                and selectors.appeal_decider_refusal(request.user, inf, instance=appeal.instance) is None):
             try:
                 preview = services.judgement_preview(inf)
             except RuleViolation:

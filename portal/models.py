@@ -500,7 +500,8 @@ class ApiToken(TenantModel):
 
 
 class StaffAssignment(models.Model):
-    """A staff role (atendente, agente, julgador, admin) held in one municipality.
+    """A role granted in one municipality: staff (atendente, agente, julgador, admin) or the
+    designated appeal authority (autoridade recursal).
 
     A person's account is one across the installation (a driver may apply in two
     municipalities), but staff work for one Prefeitura: a clerk of one municipality has no
@@ -515,7 +516,7 @@ class StaffAssignment(models.Model):
     )
     role = models.CharField("perfil", max_length=20, choices=[
         ("atendente", "Atendente"), ("agente", "Agente de fiscalização"), ("julgador", "Julgador"),
-        ("admin", "Administrador"),
+        ("admin", "Administrador"), ("autoridade_recursal", "Autoridade recursal"),
     ])
     granted_at = models.DateTimeField("concedido em", default=timezone.now)
     granted_by = models.ForeignKey(

@@ -93,7 +93,9 @@ PARAMS: dict[str, PackKey] = _table(
     _k("appeal.counted_from", STR, "the appeal period counts from the notice of the autuação or of the decision",
        choices=("decision_notice", "notice")),
     _k("appeal.distinct_judge", BOOL, "whoever decided an instance does not decide the appeal"),
-    _k("appeal.authority_group", STR, "role group designated to decide appeals (optional)"),
+    _k("appeal.designated_authority", BOOL, "only persons holding the Autoridade recursal profile in this "
+       "municipality decide appeals (absent: any julgador other than the earlier instance's)"),
+    _k("appeal.second_instance_designated_authority", BOOL, "the same, for the further appeal (second instance)"),
     _k("appeal.ex_officio_hearing_days", INT, "days to hear the holder before a worsening ex officio review"),
     _k("notice.refusal_cancels_grant", BOOL, "refusing the notice cancels the authorization"),
     _k("deadlines.next_business_day", BOOL, "a period ending on a day without office hours moves to the next business day"),

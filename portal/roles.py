@@ -7,9 +7,12 @@ Two kinds of role (issue 17, one installation for many municipalities):
   (the consortium's administrator, who sees aggregate figures of every municipality and no
   personal data);
 - **per municipality**, kept as ``portal.models.StaffAssignment``: ``atendente``, ``agente``,
-  ``julgador`` and ``admin``. ``user_roles`` reads the assignments of the municipality in scope
-  (the request's host, the task's municipality): a clerk of one municipality holds no role on
-  another's host.
+  ``julgador`` and ``admin`` (the staff, who work the municipality's files), and
+  ``autoridade_recursal`` — the person the municipality designates to decide appeals (e.g. the
+  Prefeito, a secretary), who needs not be a julgador and reaches only the appeals (where the
+  pack's ``appeal.designated_authority`` says so). ``user_roles`` reads the assignments of the
+  municipality in scope (the request's host, the task's municipality): a clerk of one
+  municipality holds no role on another's host.
 
 A superuser is the installation's operator: admin everywhere.
 """
@@ -25,10 +28,14 @@ class Role(models.TextChoices):
     AGENT = "agente", "Agente de fiscalização"
     JUDGE = "julgador", "Julgador"
     ADMIN = "admin", "Administrador"
+    APPEAL_AUTHORITY = "autoridade_recursal", "Autoridade recursal"
     CONSORTIUM = "consorcio", "Administrador do consórcio"
 
 
 STAFF_ROLES = (Role.CLERK, Role.AGENT, Role.JUDGE, Role.ADMIN)
+# every role granted per municipality (portal.staff): the staff, and the designated appeal
+# authority — not staff: it sees the autos under appeal and decides appeals, nothing else
+MUNICIPAL_ROLES = (*STAFF_ROLES, Role.APPEAL_AUTHORITY)
 # held through Django groups, the same in every municipality
 INSTALLATION_ROLES = (Role.APPLICANT, Role.CONSORTIUM)
 _INSTALLATION_NAMES = frozenset(r.value for r in INSTALLATION_ROLES)

@@ -15,14 +15,15 @@ from portal import tenancy
 from portal.audit import audit_log
 from portal.audit_actions import AuditAction
 from portal.models import Municipality, StaffAssignment
-from portal.roles import STAFF_ROLES, forget_roles
+from portal.roles import MUNICIPAL_ROLES, forget_roles
 
-STAFF_ROLE_VALUES = tuple(r.value for r in STAFF_ROLES)
+STAFF_ROLE_VALUES = tuple(r.value for r in MUNICIPAL_ROLES)
 
 
 @transaction.atomic
 def grant_role(*, actor, user, municipality: Municipality, role: str, reason: str = "") -> StaffAssignment:
-    """Give ``user`` the staff ``role`` in ``municipality`` (nothing new if already held)."""
+    """Give ``user`` the ``role`` in ``municipality`` (a staff role or the appeal authority;
+    nothing new if already held)."""
     role = str(role)
     if role not in STAFF_ROLE_VALUES:
         raise ValidationError({"role": f"Perfil “{role}” não é um perfil de servidor do município."})

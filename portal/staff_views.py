@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
 from portal.models import Municipality, StaffAssignment
-from portal.roles import STAFF_ROLES, Role, scope_municipality_id
+from portal.roles import MUNICIPAL_ROLES, Role, scope_municipality_id
 from portal.staff import assignments_of, grant_role, revoke_role
 from portal.validators import only_digits
 from portal.views import RoleRequiredMixin
@@ -26,7 +26,7 @@ class GrantForm(forms.Form):
         help_text="Usuário, CPF ou e-mail de uma conta já existente no portal.",
         error_messages={"required": "Informe o usuário, o CPF ou o e-mail da pessoa."},
     )
-    role = forms.ChoiceField(label="Perfil", choices=[(r.value, r.label) for r in STAFF_ROLES],
+    role = forms.ChoiceField(label="Perfil", choices=[(r.value, r.label) for r in MUNICIPAL_ROLES],
                              error_messages={"required": "Escolha o perfil.",
                                              "invalid_choice": "Escolha um dos perfis da lista."})
     reason = forms.CharField(label="Motivo (ato de designação)", max_length=300,

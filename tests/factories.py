@@ -48,9 +48,9 @@ FIXTURE_STAFF: list[tuple[object, str]] = []
 def give_role(user, role: str) -> None:
     """The role as a fixture gives it: installation roles as groups (a transactional test may
     have flushed them), staff roles as assignments in the test's municipality."""
-    from portal.roles import STAFF_ROLES
+    from portal.roles import MUNICIPAL_ROLES
 
-    if role not in STAFF_ROLES:
+    if role not in MUNICIPAL_ROLES:
         user.groups.add(Group.objects.get_or_create(name=role)[0])
         return
     FIXTURE_STAFF.append((user, str(role)))

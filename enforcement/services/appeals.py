@@ -16,6 +16,7 @@ from enforcement.models import (
     Infraction,
     Judgement,
 )
+from enforcement.selectors import appeal_decider_refusal
 from enforcement.services._common import (
     S,
     _check_notice_date,
@@ -146,7 +147,10 @@ def review_allegations_file(*, actor, infraction: Infraction, text: str, attachm
 def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) -> Appeal:
     """Decide the pending appeal (or the ex officio review of a dismissal).
 
-    Two instances, two people: whoever decided an earlier instance is refused (409, with the
+    Who decides: where the pack designates the appeal authority (``appeal.designated_authority``,
+    ``appeal.second_instance_designated_authority``) only holders of the "Autoridade recursal"
+    profile in this municipality, otherwise a julgador (409 ``not_appeal_authority``, with the
+    basis). Two instances, two people: whoever decided an earlier instance is refused (409, with the
     article). A review that reforms the dismissal (worse for the holder) needs the holder heard
     first (``review_hearing_open``; PL 015/2025 art. 25, §1; Lei 9.784/1999 art. 64, parágrafo único).
     A further appeal (Lei 724/2008 art. 25, §2) waits for the notice of the appeal decision.
@@ -157,12 +161,11 @@ def appeal_judge(*, actor, infraction: Infraction, granted: bool, grounds: str) 
     appeal = inf.appeals.filter(granted__isnull=True).order_by("-instance", "-id").first()
     if appeal is None or inf.status not in (S.APPEALED, S.DISMISSED):
         raise InvalidTransition(f"O auto nº {inf.number} não tem recurso pendente de julgamento.")
-    group = pack.value("appeal.authority_group", modality)
-    if group and not actor.groups.filter(name=group).exists():
-        basis = pack.basis("appeal.authority_group", modality)
-        raise RuleViolation("not_appeal_authority",
-                            f"O recurso é decidido pela autoridade designada ({group}) — {basis}.",
-                            basis, field="granted", conflict=True)
+    # who decides: the authority the municipality designates (its profile, held in this
+    # municipality — never an installation-wide group) or, without designation, a julgador
+    refusal = appeal_decider_refusal(actor, inf, pack, instance=appeal.instance)
+    if refusal is not None:
+        raise refusal
     if pack.value("appeal.distinct_judge", modality, default=True):
         violation = rules.same_judge_violation(
             actor.pk, earlier_judges(inf, appeal),

@@ -387,28 +387,7 @@ def test_the_auto_shows_the_periods_and_what_may_be_done_now(api, web, any_pack,
     assert "Renunciar ao prazo de defesa" in page
 
 
-def test_where_the_pack_designates_the_appeal_authority_only_its_members_decide(api, alegre, applicant, judge,
-                                                                                grant_on, issue, chain, clock):
-    from django.contrib.auth.models import Group
-
-    from portal.models import Municipality, RegulationParameter
-
-    RegulationParameter.objects.create(municipality=Municipality.objects.get(is_active=True),
-                                       key="appeal.authority_group", value="autoridade_recursal",
-                                       legal_basis="Lei 3.703/2022 (Alegre/ES), art. 18, §6 (designação)",
-                                       effective_from=date(2020, 1, 1), source="admin")
-    regulation.invalidate()
-    pk = _issue(issue, alegre, grant_on, D - timedelta(days=30))
-    chain.notify(pk, D - timedelta(days=25))
-    _judge(api, judge, pk)
-    chain.decision_notice(pk, D)
-    api(applicant).post(f"/api/v1/infractions/{pk}/appeal/", {"text": "Recorro."}, format="json")
-    other = other_judge()
-    url = f"/api/v1/infractions/{pk}/appeal/judge/"
-    r = api(other).post(url, {"granted": False, "grounds": "Mantida."}, format="json")
-    assert r.status_code == 409 and r.json()["rule"]["code"] == "not_appeal_authority"
-    other.groups.add(Group.objects.get_or_create(name="autoridade_recursal")[0])
-    assert api(other).post(url, {"granted": False, "grounds": "Mantida."}, format="json").status_code == 200
+# the designated appeal authority (a profile per municipality): tests/enforcement/test_appeal_authority.py
 
 
 def test_arapora_second_instance_counts_from_the_notice_of_the_appeal_decision(api, arapora, applicant, judge,

@@ -152,3 +152,92 @@ def test_the_admin_of_a_municipality_cannot_hand_out_installation_wide_powers(we
     assert response.status_code == 302
     person.refresh_from_db()
     assert not person.is_superuser and not person.groups.exists()
+
+
+# --- the designated appeal authority: a profile per municipality too ------------------------------
+def test_the_staff_page_grants_the_appeal_authority_profile_here_only(web, load_pack, admin_user):
+    itagiba = _switch("itagiba")
+    alegre = _switch("alegre")
+    person = make_user("prefeito", None, name="Prefeito Municipal")
+    client = web(admin_user)
+    form = client.get("/equipe/").content.decode()
+    assert 'value="autoridade_recursal"' in form and "Autoridade recursal" in form
+    assert client.post("/equipe/", {"person": "prefeito", "role": "autoridade_recursal",
+                                    "reason": "Decreto nº 10/2026"}).status_code == 302
+    assignment = StaffAssignment.objects.get(user=person)
+    assert (assignment.role, assignment.municipality_id) == ("autoridade_recursal", alegre.pk)
+    entry = AuditEntry.objects.get(action="role_granted", object_id=str(person.pk))
+    assert entry.data == {"role": "autoridade_recursal", "municipality": "alegre", "assignment": assignment.pk}
+    assert entry.reason == "Decreto nº 10/2026" and entry.actor_id == admin_user.pk
+    assert "Autoridade recursal" in client.get("/equipe/").content.decode()
+    forget_roles(person)
+    assert user_roles(person) == {"autoridade_recursal"} and is_staff_member(person)
+    assert list(staff_users(Role.APPEAL_AUTHORITY)) == [person]
+    assert not has_role(person, Role.JUDGE, Role.CLERK, Role.AGENT, Role.ADMIN)  # the appeals only
+    _switch("itagiba")
+    forget_roles(person)
+    assert user_roles(person) == set() and not staff_users(Role.APPEAL_AUTHORITY, itagiba.pk).exists()
+
+
+def test_the_django_admin_offers_the_appeal_authority_profile(web, alegre, admin_user):
+    page = web(admin_user).get("/admin/portal/staffassignment/add/").content.decode()
+    assert 'value="autoridade_recursal"' in page
+
+
+def test_the_migration_turns_the_group_key_into_the_profile_of_that_municipality_only(load_pack):
+    """A recorded ``appeal.authority_group`` becomes ``appeal.designated_authority`` with the same
+    act; of the group's members, the julgadores of that municipality receive the profile there,
+    and nobody receives it in a municipality that had not designated the group."""
+    from datetime import date
+
+    from django.apps import apps
+
+    from portal.models import RegulationParameter
+
+    migration = importlib.import_module("portal.migrations.0010_staffassignment_appeal_authority_role")
+    itagiba = _switch("itagiba")
+    alegre = _switch("alegre")
+    basis = "Decreto nº 4/2025 (designa a autoridade recursal)"
+    RegulationParameter.objects.create(municipality=alegre, key="appeal.authority_group", value="autoridade_recursal",
+                                       legal_basis=basis, effective_from=date(2025, 3, 1), source="admin")
+    group = Group.objects.get_or_create(name="autoridade_recursal")[0]
+    judge = make_user("julgadora", None)
+    member = make_user("so-do-grupo", None)
+    for person in (judge, member):
+        person.groups.add(group)
+    for municipality in (alegre, itagiba):
+        grant_role(actor=None, user=judge, municipality=municipality, role=Role.JUDGE)
+    migration.group_key_to_profile(apps, None)
+    row = RegulationParameter.objects.get(municipality=alegre, key="appeal.designated_authority")
+    assert (row.value, row.legal_basis, row.effective_from, row.source) == (True, basis, date(2025, 3, 1), "admin")
+    assert not RegulationParameter.objects.filter(key="appeal.authority_group").exists()
+    assert not RegulationParameter.objects.filter(municipality=itagiba, key="appeal.designated_authority").exists()
+    profiles = StaffAssignment.objects.filter(role="autoridade_recursal")
+    assert [(p.user_id, p.municipality_id) for p in profiles] == [(judge.pk, alegre.pk)]
+    entry = AuditEntry.objects.get(action="role_granted", object_id=str(judge.pk), to_state="autoridade_recursal",
+                                   data__migrated_from_group="autoridade_recursal")
+    assert entry.municipality_id == alegre.pk and entry.data["assignment"] == profiles.get().pk
+    assert basis in entry.reason
+    migration.group_key_to_profile(apps, None)  # again: nothing new
+    assert profiles.count() == 1
+
+
+def test_the_demo_has_an_appeal_authority_only_where_the_regulation_designates_one(alegre):
+    from datetime import date
+    from io import StringIO
+
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from portal.models import RegulationParameter
+
+    call_command("seed_demo", stdout=StringIO())
+    assert not get_user_model().objects.filter(username="autoridade").exists()
+    RegulationParameter.objects.create(municipality=Municipality.objects.get(slug="alegre"),
+                                       key="appeal.designated_authority", value=True,
+                                       legal_basis="Lei 3.703/2022 (Alegre/ES), art. 18, §6",
+                                       effective_from=date(2020, 1, 1), source="admin")
+    regulation.invalidate()
+    call_command("seed_demo", stdout=StringIO())
+    person = get_user_model().objects.get(username="autoridade")
+    assert list(StaffAssignment.objects.filter(user=person).values_list("role", flat=True)) == ["autoridade_recursal"]
