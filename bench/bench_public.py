@@ -14,7 +14,11 @@ pages never requested before in the run, so they measure the build of the answer
 page cache. Also: CSV export (time at both sizes, linear; RSS of the workers after 20
 downloads at 40.000, constant) and statistics page (built, not cached, at both sizes: flat).
 
-Environment: BENCH_QUICK=1 (2.000/8.000 grants, one round of short slices), BENCH_SECONDS,
+The statistics page reads summaries the database keeps (licensing.tallies): its build is the
+same at both sizes (target: 40.000 within 1,2× of 10.000, the median of 15 builds each).
+
+Environment: BENCH_QUICK=1 (2.000/8.000 grants, one round of short slices), BENCH_FIGURES=1 (only
+the CSV and statistics figures, without the wrk lines), BENCH_SECONDS,
 BENCH_ROUNDS, BENCH_CLIENTS (50), BENCH_REDIS_URL (default redis://127.0.0.1:6379/9),
 BENCH_PACK (default: the first pack).
 """
@@ -46,6 +50,8 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1" if QUICK else "2"))
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
 GUNICORN_CONF = ROOT / "bin" / "gunicorn.conf.py"
 MIN_RATIO, MAX_P95 = 0.5, 50.0
+FLAT = 1.2  # statistics built at 40.000 grants / at 10.000
+FIGURES_ONLY = os.environ.get("BENCH_FIGURES", "") == "1"
 COOKIE_SIGNED = "sessionid=bench-not-a-session"  # skips the anonymous page cache: the page is built
 
 WRK_SCRIPT = r"""
@@ -297,10 +303,14 @@ def main() -> int:
         try:
             print(f"== {grants} outorgas: portal e referência, gunicorn -c bin/gunicorn.conf.py (3 workers), "
                   f"wrk -c{CLIENTS}, {ROUNDS}×{SECONDS:g} s alternados", flush=True)
-            ok &= load_lines(portal, ref, codes, grants, tmp)
+            if not FIGURES_ONLY:
+                ok &= load_lines(portal, ref, codes, grants, tmp)
             csv = "/api/v1/authorizations/?format=csv"
             figures[("csv", grants)] = timed_get(portal, csv, 3)
-            figures[("stats", grants)] = timed_get(portal, "/transparencia/estatisticas/", 7, {"Cookie": COOKIE_SIGNED})
+            stats = "/transparencia/estatisticas/"
+            for _ in range(6):  # every worker has its templates compiled (the load lines may not have run)
+                portal.get(stats, {"Cookie": COOKIE_SIGNED})
+            figures[("stats", grants)] = timed_get(portal, stats, 15, {"Cookie": COOKIE_SIGNED})
             if grants == SIZES[-1]:
                 before = {pid: _rss_kb(pid) for pid in portal.workers()}
                 for _ in range(20):
@@ -318,7 +328,7 @@ def main() -> int:
                  f"linear (≤ {scale * 1.25:.0f}×)", c2 / c1 <= scale * 1.25)
     s1, s2 = figures[("stats", small)], figures[("stats", big)]
     ok &= result("estatísticas montadas (sem cache)", f"{s1 * 1000:.0f} ms @{small}, {s2 * 1000:.0f} ms @{big} "
-                 f"({s2 / s1:.2f}×)", "plano (≤ 1,5×)", s2 / s1 <= 1.5)
+                 f"({s2 / s1:.2f}×)", f"plano (≤ {FLAT:.1f}×)".replace(".", ","), s2 / s1 <= FLAT)
     print(f"tempo total {time.monotonic() - began:.0f} s")
     return 0 if ok else 1
 
