@@ -257,7 +257,7 @@ def test_the_page_reads_a_constant_number_of_queries(alegre, client, admin_user)
     for _ in range(4):
         issue_authorization(actor=admin_user)
     again, body = stats_queries()
-    assert few == again == 4  # months, statuses, ages (GrantTally) and days to grant (ApprovalTally)
+    assert few == again == 5  # months, statuses, ages (GrantTally), days to grant (ApprovalTally), autos (InfractionTally)
     assert "<td>5</td>" in body  # this month's taxi grants, from the summary
 
 
@@ -287,3 +287,96 @@ def test_one_municipality_counters_never_show_on_another(two_municipalities, adm
     body_b = town.client_b.get("/transparencia/estatisticas/").content.decode()
     body_a = town.client_a.get("/transparencia/estatisticas/").content.decode()
     assert "<td>3</td>" in body_a and "<td>3</td>" not in body_b and "<td>1</td>" in body_b
+
+
+# --- autos by article and month (enforcement.tallies) -----------------------------------------
+def live_autos(municipality_id: int) -> dict:
+    from enforcement.models import Infraction
+
+    tz = _zone(municipality_id)
+    out: dict = defaultdict(int)
+    for code, at in (Infraction.all_tenants.filter(municipality_id=municipality_id).exclude(status="cancelled")
+                     .values_list("infraction_code", "occurred_at")):
+        out[(code, at.astimezone(tz).date().replace(day=1))] += 1
+    return dict(out)
+
+
+def tallied_autos(municipality_id: int) -> dict:
+    from enforcement.models import InfractionTally
+
+    rows = InfractionTally.all_tenants.filter(municipality_id=municipality_id).values_list("infraction_code", "month", "n")
+    return {(c, m): n for c, m, n in rows if n}
+
+
+def old_autos(pack) -> dict:
+    from django.db.models import Count
+    from django.db.models.functions import TruncMonth
+
+    from enforcement.models import Infraction
+    from portal.public.selectors import last_months
+
+    month_list = last_months(pack, 12)
+    index = {m: i for i, m in enumerate(month_list)}
+    series: dict = {}
+    for row in (Infraction.objects.filter(occurred_at__date__gte=month_list[0]).exclude(status="cancelled")
+                .annotate(month=TruncMonth("occurred_at", tzinfo=pack.tz)).values("infraction_code", "month")
+                .annotate(n=Count("id")).order_by()):
+        key = date(row["month"].year, row["month"].month, 1)
+        if key in index:
+            series.setdefault("art. " + row["infraction_code"].split("-")[0], [0] * 12)[index[key]] += row["n"]
+    return {a: series[a] for a in sorted(series, key=lambda a: (len(a), a))}
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_autos_summary_equals_the_live_aggregate(seed, itagiba, agent):
+    from enforcement.models import Infraction
+    from enforcement.portal_providers import autos_by_article_and_month
+
+    rng = random.Random(seed)
+    codes = [c["code"] for c in itagiba.infractions("taxi")][:4]
+    today = itagiba.today()
+    mid = itagiba.municipality_id
+    for i in range(60):
+        op = rng.choice(["create", "create", "create", "cancel", "judge"])
+        autos = list(Infraction.objects.exclude(status="cancelled"))
+        if op == "create" or not autos:
+            day = today - timedelta(days=rng.randrange(420))
+            at = _at(itagiba, day, rng.choice([0, 10, 23]))
+            Infraction.objects.create(number=f"{i + 1:03d}/2026", plate="ABC1D23", agent=agent,
+                                      infraction_code=rng.choice(codes), occurred_at=at, occurred_on=day,
+                                      location="Centro", description="Constatado.")
+        elif op == "cancel":  # a julgador's cancellation takes the auto out of the statistics
+            Infraction.objects.filter(pk=rng.choice(autos).pk).update(status="cancelled")
+        else:
+            Infraction.objects.filter(pk=rng.choice(autos).pk).update(status="upheld")
+        if i % 15 == 14:
+            assert tallied_autos(mid) == live_autos(mid)
+    assert tallied_autos(mid) and autos_by_article_and_month(itagiba, 12)[1] == old_autos(itagiba)
+
+
+# --- PostgreSQL: the triggers work under the application's role (row-level security) -----------
+from tests.portal.test_row_level_security import _act_as, app_role  # noqa: E402, F401 - the fixture
+
+
+@pytest.mark.django_db
+def test_the_triggers_keep_the_summary_under_the_application_role(app_role, two_municipalities, admin_user):  # noqa: F811
+    town = two_municipalities
+    _act_as(app_role)  # not the owner: the policies apply to the grants and to their summary
+    with tenancy.activate(town.a):
+        auth, _ = issue_authorization(actor=admin_user)
+        issue_authorization(actor=admin_user)
+        authorization_set_status(actor=admin_user, authorization=auth, to="suspended", reason="Teste",
+                                 suspended_until=town.pack_a.today() + timedelta(days=3))
+        Authorization.objects.update(valid_from=town.pack_a.today() - timedelta(days=9),
+                                     valid_until=town.pack_a.today() - timedelta(days=1))
+        jobs.expire_grants()
+        assert list(GrantTally.all_tenants.filter(n__gt=0).values_list("status", "n")) == [("expired", 2)]
+    with tenancy.activate(town.b):
+        assert not GrantTally.all_tenants.exists()  # A's counters are not there for B's session
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM licensing_granttally")
+            assert cursor.fetchone()[0] == 0
+    # a new time zone rebuilds the summary with every row, whoever changes it
+    Municipality.objects.filter(pk=town.a.id).update(time_zone="Asia/Tokyo")
+    with tenancy.activate(town.a):
+        assert sum(GrantTally.all_tenants.values_list("n", flat=True)) == 2
