@@ -289,6 +289,35 @@ def test_one_municipality_counters_never_show_on_another(two_municipalities, adm
     assert "<td>3</td>" in body_a and "<td>3</td>" not in body_b and "<td>1</td>" in body_b
 
 
+def test_the_migration_fills_the_summary_from_the_rows_already_there(alegre, admin_user):
+    """Uninstall (the migration backwards), rows changed meanwhile, install again: the backfill
+    counts every row, as the migration does on a database with grants."""
+    from licensing import tallies
+
+    for _ in range(3):
+        issue_authorization(actor=admin_user)
+    Application.objects.create(applicant=UserFactory(), modality="taxi", status=ApplicationStatus.APPROVED,
+                               submitted_at=timezone.now() - timedelta(days=4), decided_at=timezone.now())
+    mid = alegre.municipality_id
+    postgres = connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        for spec in (tallies.GRANTS, tallies.APPROVALS):
+            for sql in spec.pg_uninstall() if postgres else spec.sqlite_uninstall():
+                cursor.execute(sql)
+    Authorization.objects.filter(pk=Authorization.objects.first().pk).update(status="cancelled")  # not seen
+    GrantTally.all_tenants.all().delete()
+    ApprovalTally.all_tenants.all().delete()
+    assert tallied_grants(mid) != live_grants(mid)
+    with connection.cursor() as cursor:
+        for spec in (tallies.GRANTS, tallies.APPROVALS):
+            for sql in spec.pg_install() if postgres else spec.sqlite_install():
+                cursor.execute(sql)
+    assert_in_step(mid)
+    assert tallied_approvals(mid) == {"taxi": (1, 4)}
+    issue_authorization(actor=admin_user)  # and the triggers are back
+    assert_in_step(mid)
+
+
 # --- autos by article and month (enforcement.tallies) -----------------------------------------
 def live_autos(municipality_id: int) -> dict:
     from enforcement.models import Infraction
