@@ -102,7 +102,7 @@ def vacuum() -> None:
 def main() -> int:
     from licensing.grants import jobs
     from licensing.models import Authorization
-    from portal import regulation
+    from portal import regulation, tenancy
     from portal.celery import app
     from portal.models import AuditEntry, Notification
 
@@ -110,7 +110,9 @@ def main() -> int:
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
-        regulation.load_pack(regulation.available_packs()[0])
+        slug = regulation.available_packs()[0]
+        loaded = regulation.load_pack(slug)
+        tenancy.set_current((loaded.municipality_id, slug))  # the job runs per municipality
         pack = regulation.current()
         started = time.perf_counter()
         build(pack)

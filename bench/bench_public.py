@@ -14,7 +14,11 @@ pages never requested before in the run, so they measure the build of the answer
 page cache. Also: CSV export (time at both sizes, linear; RSS of the workers after 20
 downloads at 40.000, constant) and statistics page (built, not cached, at both sizes: flat).
 
-Environment: BENCH_QUICK=1 (2.000/8.000 grants, one round of short slices), BENCH_SECONDS,
+The statistics page reads summaries the database keeps (licensing.tallies): its build is the
+same at both sizes (target: 40.000 within 1,2× of 10.000, the fastest of 15 builds each; the medians shown).
+
+Environment: BENCH_QUICK=1 (2.000/8.000 grants, one round of short slices), BENCH_FIGURES=1 (only
+the CSV and statistics figures, without the wrk lines), BENCH_SECONDS,
 BENCH_ROUNDS, BENCH_CLIENTS (50), BENCH_REDIS_URL (default redis://127.0.0.1:6379/9),
 BENCH_PACK (default: the first pack).
 """
@@ -46,6 +50,8 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1" if QUICK else "2"))
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/9")
 GUNICORN_CONF = ROOT / "bin" / "gunicorn.conf.py"
 MIN_RATIO, MAX_P95 = 0.5, 50.0
+FLAT = 1.2  # statistics built at 40.000 grants / at 10.000
+FIGURES_ONLY = os.environ.get("BENCH_FIGURES", "") == "1"
 COOKIE_SIGNED = "sessionid=bench-not-a-session"  # skips the anonymous page cache: the page is built
 
 WRK_SCRIPT = r"""
@@ -83,9 +89,11 @@ from django.utils import timezone
 from django.contrib.auth import get_user_model
 from fleet.models import Vehicle
 from licensing.models import Authorization
-from portal import regulation
+from portal import regulation, tenancy
+from portal.models import Municipality
 from portal.numbering import verification_code
 
+tenancy.set_current(Municipality.objects.get(slug=PACK))  # the grants are the loaded pack's
 pack = regulation.current()
 User = get_user_model()
 rng = random.Random(START)
@@ -119,8 +127,8 @@ open(OUT, "w").write("\n".join(codes))
 """
 
 
-def _seed(env: dict, start: int, n: int, out: Path) -> list[str]:
-    code = f"START = {start}\nN = {n}\nOUT = {str(out)!r}\n" + SEED
+def _seed(env: dict, pack: str, start: int, n: int, out: Path) -> list[str]:
+    code = f"PACK = {pack!r}\nSTART = {start}\nN = {n}\nOUT = {str(out)!r}\n" + SEED
     subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, check=True)
     return out.read_text().split()
 
@@ -267,14 +275,18 @@ def load_lines(portal: Server, ref: Server, codes: list[str], grants: int, tmp: 
     return ok
 
 
-def timed_get(server: Server, path: str, repeat: int, headers: dict | None = None) -> float:
+def timed_gets(server: Server, path: str, repeat: int, headers: dict | None = None) -> list[float]:
     samples = []
     for _ in range(repeat):
         started = time.perf_counter()
         status, _ = server.get(path, headers)
         samples.append(time.perf_counter() - started)
         assert status == 200, (path, status)
-    return statistics.median(samples)
+    return samples
+
+
+def timed_get(server: Server, path: str, repeat: int, headers: dict | None = None) -> float:
+    return statistics.median(timed_gets(server, path, repeat, headers))
 
 
 def main() -> int:
@@ -290,17 +302,21 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-public-"))
     ok, seeded, figures = True, 0, {}
     for grants in SIZES:
-        codes = _seed(env, seeded, grants - seeded, tmp / "codes.txt")
+        codes = _seed(env, pack, seeded, grants - seeded, tmp / "codes.txt")
         seeded = grants
         ref = Server("reference.wsgi:application", ROOT / "bench" / "reference", env, "/")
         portal = Server("portal.wsgi:application", ROOT, env, "/healthz/")
         try:
             print(f"== {grants} outorgas: portal e referência, gunicorn -c bin/gunicorn.conf.py (3 workers), "
                   f"wrk -c{CLIENTS}, {ROUNDS}×{SECONDS:g} s alternados", flush=True)
-            ok &= load_lines(portal, ref, codes, grants, tmp)
+            if not FIGURES_ONLY:
+                ok &= load_lines(portal, ref, codes, grants, tmp)
             csv = "/api/v1/authorizations/?format=csv"
             figures[("csv", grants)] = timed_get(portal, csv, 3)
-            figures[("stats", grants)] = timed_get(portal, "/transparencia/estatisticas/", 7, {"Cookie": COOKIE_SIGNED})
+            stats = "/transparencia/estatisticas/"
+            for _ in range(12):  # every worker has its templates compiled (the load lines may not have run)
+                portal.get(stats, {"Cookie": COOKIE_SIGNED})
+            figures[("stats", grants)] = timed_gets(portal, stats, 15, {"Cookie": COOKIE_SIGNED})
             if grants == SIZES[-1]:
                 before = {pid: _rss_kb(pid) for pid in portal.workers()}
                 for _ in range(20):
@@ -316,9 +332,11 @@ def main() -> int:
     c1, c2 = figures[("csv", small)], figures[("csv", big)]
     ok &= result("CSV: tempo do download", f"{c1 * 1000:.0f} ms @{small}, {c2 * 1000:.0f} ms @{big} ({c2 / c1:.1f}×)",
                  f"linear (≤ {scale * 1.25:.0f}×)", c2 / c1 <= scale * 1.25)
-    s1, s2 = figures[("stats", small)], figures[("stats", big)]
+    # The fastest of 15 builds is the build's own cost; the median (shown) also carries whatever
+    # else the shared machine was doing in the minutes between the two sizes.
+    (s1, m1), (s2, m2) = ((min(x), statistics.median(x)) for x in (figures[("stats", small)], figures[("stats", big)]))
     ok &= result("estatísticas montadas (sem cache)", f"{s1 * 1000:.0f} ms @{small}, {s2 * 1000:.0f} ms @{big} "
-                 f"({s2 / s1:.2f}×)", "plano (≤ 1,5×)", s2 / s1 <= 1.5)
+                 f"({s2 / s1:.2f}×; medianas {m1 * 1000:.0f}/{m2 * 1000:.0f} ms)", f"plano (≤ {FLAT:.1f}×)".replace(".", ","), s2 / s1 <= FLAT)
     print(f"tempo total {time.monotonic() - began:.0f} s")
     return 0 if ok else 1
 

@@ -425,3 +425,22 @@ class RecordedRegulation(TenantModel):
 
     def __str__(self) -> str:
         return f"{self.act_number} ({self.key})"
+
+
+class InfractionTally(TenantModel):
+    """The public statistics' summary of the autos not cancelled: how many per infraction code
+    and local month of the infraction. Kept by database triggers on the autos
+    (``enforcement.tallies``), in the statement that changes them."""
+
+    infraction_code = models.CharField("código da infração", max_length=20)
+    month = models.DateField("mês da infração")
+    n = models.BigIntegerField("autos", default=0)
+
+    class Meta:
+        verbose_name = "contagem de autos"
+        verbose_name_plural = "contagens de autos"
+        constraints = [models.UniqueConstraint(fields=["municipality", "infraction_code", "month"],
+                                               name="infractiontally_key")]
+
+    def __str__(self) -> str:
+        return f"{self.infraction_code}/{self.month:%m-%Y}: {self.n}"

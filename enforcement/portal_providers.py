@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import Count
-from django.db.models.functions import TruncMonth
-
 from portal import registry
 from portal.public.selectors import Verification, last_months
 from portal.regulation import Pack
@@ -54,25 +51,18 @@ class InfractionVerification:
 
 
 def autos_by_article_and_month(pack: Pack, months: int = 12) -> tuple[list[date], dict[str, list[int]]]:
-    """Autos de infração (not cancelled) by month of the infraction and article of the law."""
-    from enforcement.models import Infraction, InfractionStatus
+    """Autos de infração (not cancelled) by local month of the infraction and article of the law,
+    from the summary the database keeps (enforcement.tallies): as many rows as codes × months."""
+    from enforcement.models import InfractionTally
 
     month_list = last_months(pack, months)
     index = {m: i for i, m in enumerate(month_list)}
-    rows = (
-        Infraction.objects.filter(occurred_at__date__gte=month_list[0])
-        .exclude(status=InfractionStatus.CANCELLED)
-        .annotate(month=TruncMonth("occurred_at", tzinfo=pack.tz))
-        .values("infraction_code", "month")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
+    rows = InfractionTally.objects.filter(month__gte=month_list[0], n__gt=0).values_list("infraction_code", "month", "n")
     series: dict[str, list[int]] = {}
-    for row in rows:
-        article = "art. " + row["infraction_code"].split("-")[0]
-        key = date(row["month"].year, row["month"].month, 1)
-        if key in index:
-            series.setdefault(article, [0] * months)[index[key]] += row["n"]
+    for code, month, n in rows:
+        article = "art. " + code.split("-")[0]
+        if month in index:
+            series.setdefault(article, [0] * months)[index[month]] += n
     ordered = sorted(series, key=lambda a: (len(a), a))
     return month_list, {a: series[a] for a in ordered}
 

@@ -14,6 +14,7 @@ from licensing.applications.models import (  # noqa: F401
     ApplicationDocument,
     ApplicationKind,
     ApplicationStatus,
+    ApprovalTally,
     Call,
     DocumentStatus,
     Inspection,
@@ -45,6 +46,7 @@ from licensing.grants.models import (  # noqa: F401
     AuthorizationStatus,
     GrantBar,
     GrantLock,
+    GrantTally,
     Modality,
 )
 from licensing.requests.models import (  # noqa: F401

@@ -6,8 +6,9 @@ Moved from portal/public/selectors.py and portal/jobs_views.py: portal imports n
 
 from __future__ import annotations
 
-from django.db.models import Case, Count, Q, QuerySet, Value, When
-from django.db.models.functions import TruncMonth
+from datetime import date
+
+from django.db.models import Case, Q, QuerySet, Sum, Value, When
 
 from licensing.grants.rules import quota_slots
 from licensing.grants.selectors import authorization_verification_row, count_current_grants
@@ -439,67 +440,60 @@ def quotas(pack: Pack) -> list[dict]:
 
 
 # --- statistics -----------------------------------------------------------------------------
-def grants_by_modality_and_month(pack: Pack, months: int = 12):
-    month_list = last_months(pack, months)
-    first = month_list[0]
-    rows = (
-        Authorization.objects.filter(issued_at__date__gte=first)
-        .annotate(month=TruncMonth("issued_at", tzinfo=pack.tz))
-        .values("modality", "month")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    from datetime import date
+# Read from the summaries the database keeps (licensing.tallies): a few rows per modality,
+# status and month, whatever the number of grants; the figures are those of the grants themselves.
+EPOCH = date(1970, 1, 1)  # the summaries keep days as days since this date (portal.tallies.EPOCH)
 
+
+def grants_by_modality_and_month(pack: Pack, months: int = 12):
+    from licensing.models import GrantTally
+
+    month_list = last_months(pack, months)
+    rows = (GrantTally.objects.filter(month__gte=month_list[0]).values("modality", "month")
+            .annotate(total=Sum("n")).order_by().values_list("modality", "month", "total"))
     series: dict[str, list[int]] = {m: [0] * months for m in modalities(pack)}
     index = {m: i for i, m in enumerate(month_list)}
-    for row in rows:
-        month = row["month"]
-        key = date(month.year, month.month, 1)
-        if key in index and row["modality"] in series:
-            series[row["modality"]][index[key]] += row["n"]
+    for modality, month, total in rows:
+        if month in index and modality in series:
+            series[modality][index[month]] += total
     return month_list, series
 
 
 def grants_by_status(pack: Pack) -> dict[str, dict[str, int]]:
+    from licensing.models import GrantTally
+
     out: dict[str, dict[str, int]] = {m: {} for m in modalities(pack)}
-    for row in Authorization.objects.values("modality", "status").annotate(n=Count("id")).order_by():
-        out.setdefault(row["modality"], {})[row["status"]] = row["n"]
+    rows = (GrantTally.objects.values("modality", "status").annotate(total=Sum("n")).order_by()
+            .values_list("modality", "status", "total"))
+    for modality, status, total in rows:
+        if total:  # a status no grant holds any more is absent, as in a count of the grants
+            out.setdefault(modality, {})[status] = total
     return out
 
 
 def average_days_since_issue(pack: Pack) -> dict[str, float | None]:
-    """Average age in days of the current grants, per modality (from the issue date)."""
-    from django.db.models.functions import TruncDate
+    """Average age in days of the current grants, per modality (from the local issue date):
+    today − the mean issue day, i.e. (count × today − Σ issue days) ÷ count, exact in integers."""
+    from licensing.models import GrantTally
 
-    today = pack.today()
+    today = (pack.today() - EPOCH).days
     totals: dict[str, list[int]] = {m: [0, 0] for m in modalities(pack)}
-    # grouped in SQL by local issue day: the rows read grow with the days, not the grants
-    rows = (Authorization.objects.filter(status__in=CURRENT_STATUSES)
-            .annotate(day=TruncDate("issued_at", tzinfo=pack.tz)).values("modality", "day")
-            .annotate(n=Count("id")).order_by().values_list("modality", "day", "n"))
-    for modality, day, n in rows:
-        t = totals.setdefault(modality, [0, 0])
-        t[0] += (today - day).days * n
-        t[1] += n
+    rows = (GrantTally.objects.filter(status__in=CURRENT_STATUSES).values("modality")
+            .annotate(total=Sum("n"), days=Sum("day_sum")).order_by().values_list("modality", "total", "days"))
+    for modality, total, days in rows:
+        if total:  # summary rows at zero stand for no grant (as absent rows did in a count)
+            totals[modality] = [total * today - days, total]
     return {m: (round(s / n, 1) if n else None) for m, (s, n) in totals.items()}
 
 
 def average_days_protocol_to_grant(pack: Pack) -> dict[str, float | None]:
     """Average calendar days from the protocol of a new application to its grant, per modality."""
-    from django.db.models.functions import TruncDate
-
-    from licensing.models import Application, ApplicationStatus
+    from licensing.models import ApprovalTally
 
     totals: dict[str, list[int]] = {m: [0, 0] for m in modalities(pack)}
-    rows = (Application.objects.filter(status=ApplicationStatus.APPROVED, submitted_at__isnull=False,
-                                       decided_at__isnull=False)
-            .annotate(s=TruncDate("submitted_at", tzinfo=pack.tz), d=TruncDate("decided_at", tzinfo=pack.tz))
-            .values("modality", "s", "d").annotate(n=Count("id")).order_by().values_list("modality", "s", "d", "n"))
-    for modality, submitted, decided, n in rows:  # grouped in SQL by the pair of local days
-        t = totals.setdefault(modality, [0, 0])
-        t[0] += (decided - submitted).days * n
-        t[1] += n
+    for modality, total, days in ApprovalTally.objects.values_list("modality", "n", "days_sum"):
+        if total:
+            totals[modality] = [days, total]
     return {m: (round(s / n, 1) if n else None) for m, (s, n) in totals.items()}
 
 

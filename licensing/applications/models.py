@@ -432,3 +432,21 @@ class PublishedAct(TenantModel):
 
     def __str__(self) -> str:
         return f"{self.ref} em {self.publication}"
+
+
+class ApprovalTally(TenantModel):
+    """The public statistics' summary of the approved applications with a protocol: how many
+    per modality and the sum of their calendar days from protocol to decision (local days).
+    Kept by database triggers on the applications (``licensing.tallies``)."""
+
+    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
+    n = models.BigIntegerField("requerimentos deferidos", default=0)
+    days_sum = models.BigIntegerField("soma dos dias até a decisão", default=0)
+
+    class Meta:
+        verbose_name = "contagem de deferimentos"
+        verbose_name_plural = "contagens de deferimentos"
+        constraints = [models.UniqueConstraint(fields=["municipality", "modality"], name="approvaltally_key")]
+
+    def __str__(self) -> str:
+        return f"{self.modality}: {self.n}"

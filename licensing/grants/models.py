@@ -284,3 +284,25 @@ class Amendment(TenantModel):
 
     def __str__(self) -> str:
         return f"{self.act_name} nº {self.number}"
+
+
+class GrantTally(TenantModel):
+    """The public statistics' summary of the grants: how many there are per modality, status
+    and local month of issue, and the sum of their local issue days (days since 1970-01-01) for
+    the average age. Kept by database triggers on the grants (``licensing.tallies``), in
+    the statement that changes them: never written by the application, never out of step."""
+
+    modality = models.CharField("modalidade", max_length=10, choices=Modality.choices)
+    status = models.CharField("situação", max_length=12, choices=AuthorizationStatus.choices)
+    month = models.DateField("mês de emissão")
+    n = models.BigIntegerField("outorgas", default=0)
+    day_sum = models.BigIntegerField("soma dos dias de emissão", default=0)
+
+    class Meta:
+        verbose_name = "contagem de outorgas"
+        verbose_name_plural = "contagens de outorgas"
+        constraints = [models.UniqueConstraint(fields=["municipality", "modality", "status", "month"],
+                                               name="granttally_key")]
+
+    def __str__(self) -> str:
+        return f"{self.modality}/{self.status}/{self.month:%m-%Y}: {self.n}"
