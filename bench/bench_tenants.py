@@ -160,10 +160,10 @@ def measure_page(targets: list[tuple[str, str]], path: str, gap: float = 0.0) ->
 
 def hold_caches() -> None:
     """Per-process caches that never expire (the line without revalidation)."""
-    from portal import regulation, tenant_hosts
+    from portal import tenant_revisions
     from portal.public import http
 
-    regulation._CACHE_SECONDS = tenant_hosts._CACHE_SECONDS = http.GRANTS_MEMO_SECONDS = 3600.0
+    tenant_revisions.CHECK_SECONDS = http.GRANTS_MEMO_SECONDS = 3600.0
 
 
 def run_expiry(active: list, everyone: list) -> tuple[float, int]:
