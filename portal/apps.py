@@ -12,6 +12,9 @@ class PortalConfig(AppConfig):
 
         dates.install()
         security.connect()
+        from portal import tenant_revisions
+
+        tenant_revisions.connect()
 
         from django.db.models.signals import post_migrate
 

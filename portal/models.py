@@ -55,6 +55,14 @@ class User(AbstractUser):
         return mask_cpf(self.cpf or "")
 
 
+class MunicipalityQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        # every change of a municipality row is seen by the caches of every process
+        # (portal.tenant_revisions), a bulk one as much as a save
+        kwargs.setdefault("revision", models.F("revision") + 1)
+        return super().update(**kwargs)
+
+
 class Municipality(models.Model):
     """The municipality that runs the portal, with its active regulation pack."""
 
@@ -77,6 +85,11 @@ class Municipality(models.Model):
     is_active = models.BooleanField("em funcionamento", default=False)
     version = models.PositiveIntegerField("versão", default=1)
     loaded_at = models.DateTimeField("carregado em", default=timezone.now)
+    # bumped with every change to the row, its parameters, fiscal unit values, modality decrees
+    # and hosts (portal.tenant_revisions): what each process compares its cached pack with
+    revision = models.PositiveBigIntegerField("revisão da configuração", default=0, editable=False)
+
+    objects = MunicipalityQuerySet.as_manager()
 
     class Meta:
         verbose_name = "município"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-import time
 import tomllib
 from dataclasses import dataclass, field
 from datetime import date
@@ -27,7 +26,6 @@ from portal import pack_keys
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 LAWS_DIR = PACKS_DIR / "laws"
 _MISSING = object()
-_CACHE_SECONDS = 5.0
 
 
 class PackError(Exception):
@@ -66,6 +64,8 @@ class Pack:
     fiscal_units: list[tuple[date, Decimal, str, str, bool]] = field(default_factory=list)
     # recorded decrees that open a modality the law leaves to a decree, newest in force first
     modality_decrees: dict[str, list[ModalityDecreeRecord]] = field(default_factory=dict)
+    # Municipality.revision it was built from (portal.tenant_revisions: when the cache holds it)
+    revision: int = 0
 
     # --- municipality -------------------------------------------------------------
     @property
@@ -272,14 +272,18 @@ def _param_from_raw(key: str, raw: Any, default_date: date) -> Param:
 
 
 # --- cache of the packs, one per municipality -------------------------------------------
+# Every municipality's parsed pack stays in the process; one query checks the revisions of all
+# of them at most every tenant_revisions.CHECK_SECONDS, and only a changed one is rebuilt.
 _lock = threading.Lock()
-_cached: dict[int, tuple[float, Pack]] = {}
+_cached: dict[int, Pack] = {}
 
 
 def invalidate(municipality_id: int | None = None) -> None:
-    """Forget the cached pack of one municipality (all, without an id), and the hosts."""
-    from portal import tenant_hosts
+    """Forget the cached pack of one municipality (all, without an id), and the hosts; the
+    revisions are read again at the next use (a change made in this process is seen at once)."""
+    from portal import tenant_hosts, tenant_revisions
 
+    tenant_revisions.forget()
     tenant_hosts.invalidate()
     with _lock:
         if municipality_id is None:
@@ -289,8 +293,8 @@ def invalidate(municipality_id: int | None = None) -> None:
 
 
 def current(required: bool = True) -> Pack | None:
-    """The pack of the municipality in scope (``portal.tenancy``), cached a few seconds per
-    process. Without a municipality in scope: ``TenantMissing`` when required, else None."""
+    """The pack of the municipality in scope (``portal.tenancy``), cached in the process while
+    its revision holds. Without a municipality in scope: ``TenantMissing`` when required, else None."""
     from portal import tenancy
 
     municipality_id = tenancy.current_id() if required else tenancy.current_id_or_none()
@@ -301,10 +305,14 @@ def current(required: bool = True) -> Pack | None:
 
 def pack_of(municipality_id: int, required: bool = True) -> Pack | None:
     """The pack of a given municipality (cached like ``current``)."""
-    now = time.monotonic()
+    from portal import tenant_revisions
+
+    row = tenant_revisions.current().rows.get(municipality_id)
+    if row is None:  # newer than the last check (or no such municipality): look again
+        row = tenant_revisions.current(force=True).rows.get(municipality_id)
     hit = _cached.get(municipality_id)
-    if hit is not None and now - hit[0] < _CACHE_SECONDS:
-        return hit[1]
+    if hit is not None and row is not None and hit.revision == row.revision:
+        return hit
     pack = _build(municipality_id)
     if pack is None:
         if required:
@@ -314,7 +322,9 @@ def pack_of(municipality_id: int, required: bool = True) -> Pack | None:
             )
         return None
     with _lock:
-        _cached[municipality_id] = (now, pack)
+        _cached[municipality_id] = pack
+    if row is not None and pack.revision != row.revision:
+        tenant_revisions.forget()  # changed since the last check: read the revisions again
     return pack
 
 
@@ -350,6 +360,9 @@ def _build(municipality_id: int) -> Pack | None:
         population_year=municipality.population_year,
         params=params,
         fiscal_units=units,
+        # read with the row, before its parameters: a change committed in between is rebuilt
+        # at the next check, never kept under the new revision with the old data
+        revision=municipality.revision,
     )
 
 

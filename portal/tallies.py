@@ -14,6 +14,14 @@ expiry job's bulk UPDATE, the admin, raw SQL — can change the rows without the
   Django registers on each of its SQLite connections (``django_datetime_cast_date``): a write
   to a source table from outside Django (the sqlite3 shell) fails instead of drifting.
 
+A trap on SQLite: Django changes a column there by rebuilding the table (create, copy, drop,
+rename). Rebuilding a source table drops its triggers with it, and rebuilding a table a trigger
+reads (``portal_municipality``, for the time zone) fails at the rename ("error in trigger …: no
+such table"). Both show at once in the test suite, which builds its database from the migrations
+(the property tests compare the summary with the live rows): such a migration must uninstall
+the triggers before and install them after (``install`` backfills). The tally migrations depend
+on the latest portal migration for that reason.
+
 Keys and values are SQL expressions built per database by a ``Dialect`` for a row alias
 (``r`` in PostgreSQL's set statements, ``NEW``/``OLD`` in SQLite's row triggers). Used by the
 apps' migrations (portal imports no domain app: the apps pass their tables and columns).

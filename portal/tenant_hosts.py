@@ -10,23 +10,60 @@ call or file is ever answered without knowing whose law and data it is about.
 from __future__ import annotations
 
 import threading
-import time
+from dataclasses import dataclass
 
 from django.conf import settings
 
 from portal import tenancy
 
-_CACHE_SECONDS = 5.0
 _lock = threading.Lock()
-_by_host: dict[str, tuple[float, tenancy.Scope | None]] = {}
 
 # Paths answered without a municipality: static files, the probes and what browsers ask for.
 GLOBAL_PATHS = ("/healthz", "/healthz/", "/favicon.ico", "/robots.txt")
 
 
+@dataclass(frozen=True)
+class Directory:
+    """Every municipality in service by slug and by extra hostname, as of one generation of
+    ``portal.tenant_revisions`` (a host added or removed bumps its municipality's revision)."""
+
+    generation: int
+    by_slug: dict[str, tenancy.Scope]
+    by_hostname: dict[str, tenancy.Scope]
+
+
+_directory: Directory | None = None
+
+
 def invalidate() -> None:
+    global _directory
     with _lock:
-        _by_host.clear()
+        _directory = None
+
+
+def directory() -> Directory:
+    """The host table of the installation: rebuilt (one query for every hostname) only when
+    a municipality's revision changed, checked with the packs' revisions."""
+    global _directory
+    from portal import tenant_revisions
+    from portal.models import MunicipalityHost
+
+    snapshot = tenant_revisions.current()
+    found = _directory
+    if found is not None and found.generation == snapshot.generation:
+        return found
+    by_slug = {row.slug: tenancy.Scope(row.id, row.slug) for row in snapshot.rows.values() if row.is_active}
+    by_hostname = {
+        hostname: by_slug[slug]
+        for hostname, slug in MunicipalityHost.objects.filter(municipality__is_active=True).values_list(
+            "hostname", "municipality__slug"
+        )
+        if slug in by_slug
+    }
+    found = Directory(snapshot.generation, by_slug, by_hostname)
+    with _lock:
+        _directory = found
+    return found
 
 
 def _hostname(request) -> str:
@@ -37,43 +74,21 @@ def _hostname(request) -> str:
 
 
 def resolve_host(hostname: str) -> tenancy.Scope | None:
-    """The municipality in service answering at ``hostname`` (cached a few seconds)."""
-    now = time.monotonic()
-    hit = _by_host.get(hostname)
-    if hit is not None and now - hit[0] < _CACHE_SECONDS:
-        return hit[1]
-    found = _lookup(hostname)
-    with _lock:
-        _by_host[hostname] = (now, found)
-    return found
-
-
-def _lookup(hostname: str) -> tenancy.Scope | None:
-    from portal.models import Municipality, MunicipalityHost
-
-    in_service = Municipality.objects.filter(is_active=True)
+    """The municipality in service answering at ``hostname`` (from the host table in memory;
+    the settings are read on every call)."""
+    table = directory()
     base = str(getattr(settings, "TENANT_BASE_DOMAIN", "localhost") or "").lower().strip(".")
     if base and hostname.endswith(f".{base}"):
         slug = hostname[: -len(base) - 1]
-        if slug and "." not in slug:
-            row = in_service.filter(slug=slug).values_list("pk", "slug").first()
-            if row:
-                return tenancy.Scope(*row)
-    row = (
-        MunicipalityHost.objects.filter(hostname=hostname, municipality__is_active=True)
-        .values_list("municipality_id", "municipality__slug")
-        .first()
-    )
-    if row:
-        return tenancy.Scope(*row)
+        if slug and "." not in slug and slug in table.by_slug:
+            return table.by_slug[slug]
+    if hostname in table.by_hostname:
+        return table.by_hostname[hostname]
     default = getattr(settings, "DEFAULT_MUNICIPALITY", "")
-    if default:
-        row = in_service.filter(slug=default).values_list("pk", "slug").first()
-        if row:
-            return tenancy.Scope(*row)
-    rows = list(in_service.values_list("pk", "slug")[:2])
-    if len(rows) == 1:
-        return tenancy.Scope(*rows[0])
+    if default and default in table.by_slug:
+        return table.by_slug[default]
+    if len(table.by_slug) == 1:
+        return next(iter(table.by_slug.values()))
     return None
 
 

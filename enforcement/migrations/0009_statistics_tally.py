@@ -11,7 +11,8 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('enforcement', '0008_tenancy'),
-        ('portal', '0009_staff_assignments'),
+        # after portal_municipality was last rebuilt on SQLite (see portal.tallies)
+        ('portal', '0011_merge_revision_appeal_authority'),
     ]
 
     operations = [

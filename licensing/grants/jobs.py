@@ -126,15 +126,19 @@ def expire_grants(today: date | None = None, *, chunk: int = CHUNK, set_based: b
     if set_based is None:
         set_based = connection.vendor in _DIALECTS
     result = ExpiryResult()
+    # Most days most municipalities have nothing to expire: one plain probe each, not a
+    # transaction with row locks (a run per municipality in service, every day).
+    grants_due = Authorization.objects.filter(status__in=CURRENT_STATUSES, valid_until__lt=today).exists()
     after = 0
-    while True:
+    while grants_due:
         with transaction.atomic():
             if set_based:  # lock the chunk; statements below select the same rows by range
+                limit = chunk * SET_CHUNK_FACTOR
                 ids = list(
                     Authorization.objects.select_for_update()
                     .filter(status__in=CURRENT_STATUSES, valid_until__lt=today, pk__gt=after)
                     .order_by("pk")
-                    .values_list("pk", flat=True)[: chunk * SET_CHUNK_FACTOR]
+                    .values_list("pk", flat=True)[:limit]
                 )
                 if not ids:
                     break
@@ -144,6 +148,8 @@ def expire_grants(today: date | None = None, *, chunk: int = CHUNK, set_based: b
                     grants, alvaras = _expire_set_based(today, first, after, held)
                     result.authorizations += grants
                     result.alvaras += alvaras
+                if len(ids) < limit:
+                    break  # a short chunk was the last: no further empty transaction to find out
                 continue
             rows = list(
                 Authorization.objects.select_for_update()
@@ -163,7 +169,8 @@ def expire_grants(today: date | None = None, *, chunk: int = CHUNK, set_based: b
                 result.authorizations += _expire_authorization_rows(rows)
                 result.alvaras += cascaded
     after = 0
-    while True:  # alvarás with a validity of their own (the grant is still current)
+    alvaras_due = Alvara.objects.filter(status__in=ALVARA_OPEN, valid_until__lt=today).exists()
+    while alvaras_due:  # alvarás with a validity of their own (the grant is still current)
         with transaction.atomic():
             pairs = list(
                 Alvara.objects.select_for_update()

@@ -123,7 +123,13 @@ class Authorization(TenantModel):
             ),
             models.CheckConstraint(condition=models.Q(valid_until__gte=models.F("valid_from")), name="grant_validity_order"),
         ]
-        indexes = [models.Index(fields=["modality", "status"])]
+        indexes = [
+            models.Index(fields=["modality", "status"]),
+            # the expiry and reminder jobs run once per municipality: each reads its own current
+            # grants by date here, not every municipality's through valid_until (issue 17)
+            models.Index(fields=["municipality", "valid_until"], name="current_grant_due_idx",
+                         condition=models.Q(status__in=["active", "suspended"])),
+        ]
         triggers = _never_deleted("authorization")
 
     def __str__(self) -> str:
@@ -187,6 +193,9 @@ class Alvara(TenantModel):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["municipality", "number"], name="alvara_number_per_municipality")]
+        # the expiry job's own-validity pass, per municipality (see Authorization's index)
+        indexes = [models.Index(fields=["municipality", "valid_until"], name="open_alvara_due_idx",
+                                condition=models.Q(status__in=["active", "suspended", "retained"]))]
         verbose_name = "alvará"
         verbose_name_plural = "alvarás"
         ordering = ["-issued_at", "-id"]
