@@ -33,6 +33,7 @@ apps' migrations (portal imports no domain app: the apps pass their tables and c
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,19 +43,22 @@ Expr = Callable[["Dialect", str], str]
 EPOCH = "1970-01-01"  # sums of days are kept as days since this date (see epoch_day)
 
 
-class Dialect:
+class Dialect(ABC):
+    """The SQL of local dates for one database (PostgreSQL and SQLite below)."""
+
     vendor = ""
 
+    @abstractmethod
     def local_date(self, row: str, column: str) -> str:
-        raise NotImplementedError
+        """The municipality's local date of the timestamp ``column``."""
 
+    @abstractmethod
     def month(self, row: str, column: str) -> str:
         """First day of the municipality's local month of the timestamp ``column``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def epoch_day(self, row: str, column: str) -> str:
         """The municipality's local date of ``column`` as days since 1970-01-01 (an integer)."""
-        raise NotImplementedError
 
 
 class Postgres(Dialect):
@@ -266,7 +270,8 @@ BEGIN PERFORM {rebuild}(NEW.id); RETURN NULL; END $$""",
         elif vendor == "sqlite":
             statements = self.sqlite_install() if install else self.sqlite_uninstall()
         else:
-            raise NotImplementedError(f"tallies: banco {vendor} sem gatilhos de resumo")
+            # the project supports these two databases only (ARCHITECTURE.md): refuse, never skip
+            raise RuntimeError(f"tallies: o banco {vendor} não é suportado (só PostgreSQL e SQLite)")
         with schema_editor.connection.cursor() as cursor:
             for sql in statements:
                 cursor.execute(sql)
