@@ -119,6 +119,16 @@ def test_verification_is_throttled(granted, client, settings, monkeypatch):
             "verify": "3/min",
         },
     }
+    # Fixed windows: four requests that straddle a window's edge would count in two windows,
+    # so the clock stands still for the test (the edge itself is tested below).
+    import types
+
+    import portal.public.http
+    import portal.throttling
+
+    still = types.SimpleNamespace(time=lambda: 1_800_000_030.0)
+    monkeypatch.setattr(portal.throttling, "time", still)
+    monkeypatch.setattr(portal.public.http, "time", still)
     auth, _ = granted
     codes = [client.get(f"/api/v1/verify/{auth.verification_code}/").status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
@@ -422,3 +432,28 @@ def test_open_data_csv_is_the_same_rows_as_the_json_pages(granted, client):
     assert page["count"] == len(rows) == 4
     for row, item in zip(rows, page["results"], strict=True):
         assert row == {k: str(item[k]) for k in row}
+
+
+def test_verification_throttle_counts_in_fixed_windows(granted, client, settings, monkeypatch):
+    """The window's last second and the next window's first: the count starts again."""
+    import types
+
+    import portal.throttling
+
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "verify": "2/min",
+        },
+    }
+    from rest_framework.throttling import ScopedRateThrottle
+
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"verify": "2/min"})
+    clock = {"now": 1_800_000_059.0}  # a multiple of 60 plus 59 s: the window's last second
+    monkeypatch.setattr(portal.throttling, "time", types.SimpleNamespace(time=lambda: clock["now"]))
+    auth, _ = granted
+    url = f"/api/v1/verify/{auth.verification_code}/"
+    assert [client.get(url).status_code for _ in range(3)] == [200, 200, 429]
+    clock["now"] = 1_800_000_060.0  # the next window
+    assert [client.get(url).status_code for _ in range(3)] == [200, 200, 429]
