@@ -6,6 +6,7 @@ licensing provides the grants, quotas and their statistics, enforcement the auto
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -87,42 +88,48 @@ class CountedIds:
 
     ordered = True
     STRIDE = 50
-    MAX_INDEXES = 32
+    # One index per municipality and filter, replaced when its stamp moves: with a hundred
+    # municipalities on one installation each keeps its own (a shared bound that was cleared
+    # when full read every small municipality's list again on most requests).
+    MAX_INDEXES = 4096
 
-    _indexes: dict[str, tuple[int, list[int]]] = {}
+    _indexes: OrderedDict[tuple, tuple[str, int, list[int]]] = OrderedDict()
 
     def __init__(self, q: str = "", modality: str = ""):
         self.q, self.modality = q, modality
         self.ids = current_grant_ids(q, modality)
         self._index: tuple[int, list[int]] | None = None
 
-    def _key(self, prefix: str) -> str:
-        """The one place the keys of this list are built (what they depend on).
-
-        The municipality is part of it: the data stamp is one for the installation, and the
-        page index is kept in the process, outside the cache's per-municipality keys."""
-        import hashlib
-
+    def _slot(self) -> tuple:
+        """Which list this is: the municipality (the index is kept in the process, outside the
+        cache's per-municipality keys) and the filters."""
         from portal import tenancy
 
-        raw = f"{tenancy.current_id_or_none()}|{self.q}|{self.modality}|{grants_fingerprint()}"
+        return (tenancy.current_id_or_none(), self.q, self.modality)
+
+    def _key(self, prefix: str) -> str:
+        """The cache key of this list at its data stamp (what it depends on)."""
+        import hashlib
+
+        raw = "|".join(map(str, (*self._slot(), grants_fingerprint())))
         return prefix + hashlib.sha256(raw.encode()).hexdigest()
 
     def page_index(self) -> tuple[int, list[int]]:
         """(total, every STRIDE-th id from the newest): one pass over the ids per data stamp."""
         if self._index is None:
-            key = self._key("open-data-index:")
-            found = self._indexes.get(key)
-            if found is None:
+            slot, stamp = self._slot(), grants_fingerprint()
+            found = self._indexes.get(slot)
+            if found is None or found[0] != stamp:
                 total, firsts = 0, []
                 for total, pk in enumerate(self.ids.iterator(chunk_size=10000), start=1):
                     if (total - 1) % self.STRIDE == 0:
                         firsts.append(pk)
-                found = (total, firsts)
-                if len(self._indexes) >= self.MAX_INDEXES:
-                    self._indexes.clear()
-                self._indexes[key] = found
-            self._index = found
+                found = (stamp, total, firsts)
+                self._indexes[slot] = found
+                while len(self._indexes) > self.MAX_INDEXES:
+                    self._indexes.popitem(last=False)
+            self._indexes.move_to_end(slot)
+            self._index = found[1:]
         return self._index
 
     def count(self) -> int:

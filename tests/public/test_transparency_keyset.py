@@ -78,3 +78,31 @@ def test_the_api_and_the_page_show_the_same_deep_page(many, client):
     expected = list(Authorization.objects.filter(pk__in=_offset_pages(10)[2]).order_by("-id")
                     .values_list("number", flat=True))
     assert numbers == expected
+
+
+def test_each_municipality_keeps_its_own_index(many, load_pack, monkeypatch):
+    """More municipalities than the bound once cleared every index: now the least recent goes,
+    and a municipality's index is replaced, not added to, when its data stamp moves."""
+    from portal import tenancy
+    from portal.models import Municipality
+
+    monkeypatch.setattr(selectors.CountedIds, "MAX_INDEXES", 2)
+    home = tenancy.current()
+    load_pack("itagiba")
+    load_pack("arapora")
+    by_slug = {m.slug: m for m in Municipality.objects.all()}
+    with tenancy.activate(home):
+        assert selectors.CountedIds().count() == 51
+    with tenancy.activate(by_slug["itagiba"]):
+        assert selectors.CountedIds().count() == 0
+    with tenancy.activate(home), CaptureQueriesContext(connection) as queries:
+        assert selectors.CountedIds().count() == 51  # kept beside Itagibá's: no pass over the ids
+    assert not [q for q in queries if "ORDER BY" in q["sql"]]
+    with tenancy.activate(by_slug["arapora"]):
+        assert selectors.CountedIds().count() == 0  # Itagibá's, the least recent, goes
+    assert [slot[0] for slot in selectors.CountedIds._indexes] == [home.id, by_slug["arapora"].pk]
+    with tenancy.activate(home):
+        issue_authorization()
+        forget_grants_fingerprint()
+        assert selectors.CountedIds().count() == 52  # a new stamp replaces the entry
+    assert len(selectors.CountedIds._indexes) == 2
