@@ -20,7 +20,8 @@ same at both sizes (target: 40.000 within 1,2× of 10.000, the fastest of 15 bui
 Environment: BENCH_QUICK=1 (2.000/8.000 grants, one round of short slices), BENCH_FIGURES=1 (only
 the CSV and statistics figures, without the wrk lines), BENCH_SECONDS,
 BENCH_ROUNDS, BENCH_CLIENTS (50), BENCH_REDIS_URL (default redis://127.0.0.1:6379/9),
-BENCH_PACK (default: the first pack).
+BENCH_PACK (default: the first pack), BENCH_LINES (a regular expression: only the load lines whose
+name it matches, e.g. "verificação").
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ GUNICORN_CONF = ROOT / "bin" / "gunicorn.conf.py"
 MIN_RATIO, MAX_P95 = 0.5, 50.0
 FLAT = 1.2  # statistics built at 40.000 grants / at 10.000
 FIGURES_ONLY = os.environ.get("BENCH_FIGURES", "") == "1"
+LINES = os.environ.get("BENCH_LINES", "")  # a regular expression: only the load lines it finds
 COOKIE_SIGNED = "sessionid=bench-not-a-session"  # skips the anonymous page cache: the page is built
 
 WRK_SCRIPT = r"""
@@ -248,7 +250,7 @@ def scenarios(codes: list[str], grants: int, rounds: int) -> dict[str, list]:
 def load_lines(portal: Server, ref: Server, codes: list[str], grants: int, tmp: Path) -> bool:
     script = tmp / "wrk.lua"
     script.write_text(WRK_SCRIPT)
-    lines = scenarios(codes, grants, ROUNDS)
+    lines = {name: paths for name, paths in scenarios(codes, grants, ROUNDS).items() if re.search(LINES, name)}
     warm = {name: p for name, p in lines.items() if isinstance(p[0], str)}
     for paths in warm.values():  # every worker has imported its templates and the pack
         wrk(portal.port, paths, 1, script, tmp)

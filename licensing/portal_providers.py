@@ -6,12 +6,13 @@ Moved from portal/public/selectors.py and portal/jobs_views.py: portal imports n
 
 from __future__ import annotations
 
+import functools
 from datetime import date
 
 from django.db.models import Case, Q, QuerySet, Sum, Value, When
 
 from licensing.grants.rules import quota_slots
-from licensing.grants.selectors import authorization_verification_row, count_current_grants
+from licensing.grants.selectors import count_current_grants
 from licensing.models import CURRENT_STATUSES, Alvara, Amendment, Authorization
 from portal import registry
 from portal.public.selectors import (
@@ -258,6 +259,15 @@ def _what(amendment: Amendment) -> str:
     return f"{amendment.get_kind_display()} ({'; '.join(parts)})" if parts else amendment.get_kind_display()
 
 
+@functools.cache
+def _verification_lookup():
+    """licensing.grants.selectors.verification_rows, compiled once per municipality in this process."""
+    from licensing.grants.selectors import compiled_verification_lookup
+    from licensing.requests.selectors import has_active_auxiliaries
+
+    return compiled_verification_lookup(lambda: {"has_auxiliaries": has_active_auxiliaries()})
+
+
 class GrantVerification:
     """Authorizations, their acts of amendment and alvarás, found by code, by number or
     (authorizations) by plate."""
@@ -274,9 +284,8 @@ class GrantVerification:
     def verification_by_code(self, code: str, pack: Pack) -> Verification | None:
         """by_code() + verification() in one query for a grant act (the common QR code) with no
         act of amendment; an act with amendments, an alvará or an amendment take the full path."""
-        from licensing.requests.selectors import has_active_auxiliaries
-
-        row = authorization_verification_row(code, has_auxiliaries=has_active_auxiliaries())
+        rows = _verification_lookup().rows(code)
+        row = rows[0] if rows else None
         if row is not None and not row["has_amendments"]:
             return _authorization_verification_of_row(row, pack)
         # not a grant act (the row query said so): only the other kinds are looked up
@@ -358,7 +367,7 @@ class GrantVerification:
 
 def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
     """The Verification that verification() builds for an Authorization without amendments,
-    from authorization_verification_row() (same fields, same values)."""
+    from verification_rows() (same fields, same values)."""
     from fleet.models import display_plate
 
     status = effective_status(row["status"], row["valid_until"], pack.today())

@@ -310,7 +310,7 @@ def _issued_column(model, kind: str, column: str):
     ).order_by().values(column)[:1])
 
 
-def authorization_verification_row(code: str, **annotations) -> dict | None:
+def verification_rows(code: str, **annotations):
     """What the public verification of a grant act shows, in one query and no model instance:
     the act's columns, its holder's name, its vehicle, whether it has acts of amendment (then
     the caller takes the full path), the hash and signer of its stored PDF, and the caller's
@@ -321,11 +321,19 @@ def authorization_verification_row(code: str, **annotations) -> dict | None:
 
     from licensing.grants.models import Amendment
 
-    rows = (Authorization.objects.filter(verification_code=code).order_by()
+    return (Authorization.objects.filter(verification_code=code).order_by()
             .annotate(has_amendments=Exists(Amendment.objects.filter(authorization=OuterRef("pk"))),
                       pdf_sha256=_issued_column(Authorization, "authorization", "sha256"),
                       pdf_signed=_issued_column(Authorization, "authorization", "signed"),
                       pdf_signer=_issued_column(Authorization, "authorization", "signer"), **annotations)
             .values(*AUTHORIZATION_VERIFICATION_COLUMNS, "has_amendments", "pdf_sha256", "pdf_signed",
                     "pdf_signer", *annotations)[:1])
-    return next(iter(rows), None)
+
+
+def compiled_verification_lookup(annotations):
+    """verification_rows as a CompiledLookup: the same query, compiled once per
+    municipality, with the expressions ``annotations()`` gives (called at each compile). The
+    cold path of the QR code: building and compiling this queryset cost several times running it."""
+    from portal.compiled_query import CompiledLookup
+
+    return CompiledLookup(lambda code: verification_rows(code, **annotations()))

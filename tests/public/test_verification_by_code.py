@@ -81,3 +81,38 @@ def test_alvaras_unknown_and_malformed_codes_take_the_full_path(itagiba):
     assert fast == full and fast.kind == "alvara"
     assert _both("ZZZZ-ZZZZ-ZZZZ") == (None, None)
     assert _both("") == (None, None) and _both("x" * 40) == (None, None)
+
+
+def test_the_compiled_lookup_is_per_municipality_and_compiled_once(two_municipalities, monkeypatch):
+    """The verification's SQL is compiled once per municipality and run with each new code; a
+    code of Alegre is not found with Itagibá in scope, nor Itagibá's with Alegre's."""
+    from licensing import portal_providers
+    from portal import tenancy
+    from portal.compiled_query import CompiledLookup
+
+    town = two_municipalities
+    with tenancy.activate(town.a):
+        a_auth, _ = issue_authorization(holder=UserFactory(name="Ana de Alegre"))
+    with tenancy.activate(town.b):
+        b_auth, _ = issue_authorization(holder=UserFactory(name="Bento de Itagibá"))
+    portal_providers._verification_lookup.cache_clear()
+    compiles = []
+    original = CompiledLookup._compile
+    monkeypatch.setattr(CompiledLookup, "_compile", lambda self, key: compiles.append(key) or original(self, key))
+    for scope, pack, mine, other in ((town.a, town.pack_a, a_auth, b_auth), (town.b, town.pack_b, b_auth, a_auth)):
+        with tenancy.activate(scope):
+            found = selectors.verify_by_code(mine.verification_code, pack)
+            assert found is not None and found.number == mine.number
+            assert selectors.verify_by_code(other.verification_code, pack) is None
+            again = selectors.verify_by_code(mine.verification_code.lower(), pack)
+            assert again == found
+    assert compiles == [town.a.id, town.b.id]
+
+
+def test_the_compiled_lookup_refuses_a_value_it_cannot_place(alegre):
+    from portal.compiled_query import CompiledLookup
+
+    twice = CompiledLookup(lambda code: Authorization.objects.filter(number=code, verification_code=code).values("id"))
+    with pytest.raises(ValueError, match="único parâmetro"):
+        twice.rows("X")
+    assert CompiledLookup(lambda code: Authorization.objects.filter(number=code).values("id")).rows("nada") == []
