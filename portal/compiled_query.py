@@ -8,7 +8,8 @@ path that every distinct code takes (the page cache cannot help: each code is as
 :class:`CompiledLookup` compiles the queryset once per database and municipality in scope, with
 a sentinel in place of the looked-up value, and then runs the same SQL with the value in the
 sentinel's parameter slot, applying the same converters Django would (dates on SQLite, JSON,
-booleans). The SQL is the ORM's: the tenant filter, row-level security (the backend sets the
+booleans). On PostgreSQL (``portal.dbbackend``) it is a prepared statement of the session,
+planned once per connection. The SQL is the ORM's: the tenant filter, row-level security (the backend sets the
 session's municipality) and every annotation stay exactly as the queryset says.
 """
 
@@ -45,18 +46,23 @@ class CompiledLookup:
         names = [*query.extra_select, *query.values_select, *query.annotation_select]
         fields = [s[0] for s in compiler.select[: compiler.col_count]]
         converters = compiler.get_converters(fields)
-        compiled = (qs.db, sql, tuple(params), slots[0], names, compiler, converters)
+        name = f"cl{id(self):x}m{key if key is not None else 0}"  # a prepared statement's name
+        compiled = (qs.db, sql, tuple(params), slots[0], names, compiler, converters, name)
         self._compiled[key] = compiled
         return compiled
 
     def rows(self, value: Any) -> list[dict]:
         key = tenancy.current_id_or_none()
         compiled = self._compiled.get(key) or self._compile(key)
-        alias, sql, params, slot, names, compiler, converters = compiled
+        alias, sql, params, slot, names, compiler, converters, name = compiled
         params = list(params)
         params[slot] = value
-        with connections[alias].cursor() as cursor:
-            cursor.execute(sql, params)
+        connection = connections[alias]
+        with connection.cursor() as cursor:
+            if hasattr(connection, "execute_prepared"):  # portal.dbbackend: planned once a session
+                connection.execute_prepared(cursor, name, sql, params)
+            else:
+                cursor.execute(sql, params)
             rows = cursor.fetchall()
         if converters:
             rows = compiler.apply_converters(rows, converters)

@@ -116,3 +116,21 @@ def test_the_compiled_lookup_refuses_a_value_it_cannot_place(alegre):
     with pytest.raises(ValueError, match="único parâmetro"):
         twice.rows("X")
     assert CompiledLookup(lambda code: Authorization.objects.filter(number=code).values("id")).rows("nada") == []
+
+
+def test_on_postgresql_the_lookup_is_planned_once_a_session(grant):
+    """PREPAREd on its first use in the session, then only EXECUTEd; a percent sign in the
+    SQL (a LIKE) survives the numbering of the placeholders."""
+    from portal.compiled_query import CompiledLookup
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    auth, _ = grant
+    lookup = CompiledLookup(lambda code: Authorization.objects.filter(verification_code=code, number__contains="/")
+                            .values("number"))
+    with CaptureQueriesContext(connection) as queries:
+        assert lookup.rows(auth.verification_code) == [{"number": auth.number}]
+        assert lookup.rows("NADA-NADA-NADA") == []
+    sent = [q["sql"].split()[0] for q in queries if "set_config" not in q["sql"]]
+    assert sent == ["PREPARE", "EXECUTE", "EXECUTE"]
+    assert any(name.startswith("cl") for name in connection._prepared)  # new with each connection
