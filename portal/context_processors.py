@@ -24,6 +24,7 @@ def portal(request) -> dict:
         # Signed-in people see their work in the menu; the public pages go to the footer.
         "menu_items": items,
         "menu_groups": menu.grouped(items),  # a long menu (a clerk's 18 entries) under headings
-        "public_menu_items": menu.items_for(user, public=True) if user is not None else [],
+        # the footer's public entries, shown to signed-in people only: built when a template reads them
+        "public_menu_items": (lambda: menu.items_for(user, public=True)) if user is not None else [],
         "user_role_labels": role_labels,
     }

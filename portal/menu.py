@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
 
 from portal.roles import has_role
 
@@ -46,12 +46,29 @@ def items_for(user, *, public: bool | None = None) -> list[dict]:
                 continue
         elif item.roles and not has_role(user, *item.roles):
             continue
-        try:
-            url = reverse(item.url_name)
-        except NoReverseMatch:
+        url = _url_of(item.url_name)
+        if url is None:
             continue
         out.append({"label": item.label, "url": url, "url_name": item.url_name, "group": item.group})
     return out
+
+
+_URLS: dict[tuple, str | None] = {}
+
+
+def _url_of(url_name: str) -> str | None:
+    """reverse(url_name), kept for the process: every page asked it for each menu entry
+    (two menus, some twenty reversals a page). What a reversal depends on is the key: the
+    script prefix and the URLconf (the request's, or the settings')."""
+    from django.conf import settings
+
+    key = (get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF, url_name)
+    if key not in _URLS:
+        try:
+            _URLS[key] = reverse(url_name)
+        except NoReverseMatch:
+            _URLS[key] = None
+    return _URLS[key]
 
 
 GROUP_AFTER = 9  # up to this many entries the menu stays flat (an agent's plate search stays one tap away)
