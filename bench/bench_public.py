@@ -292,6 +292,10 @@ def timed_get(server: Server, path: str, repeat: int, headers: dict | None = Non
 
 
 def main() -> int:
+    import shutil
+
+    if not FIGURES_ONLY and shutil.which("wrk") is None:
+        raise SystemExit("bench: o wrk não está instalado (Debian: apt-get install wrk); BENCH_FIGURES=1 mede sem ele")
     began = time.monotonic()
     env = _env()
     recreate_database()

@@ -5,9 +5,9 @@ subqueries (the public verification of a QR code: the act, its holder, its vehic
 PDF, its amendments and auxiliary drivers) that costs several times the query itself, on the
 path that every distinct code takes (the page cache cannot help: each code is asked once).
 
-:class:`CompiledLookup` compiles the queryset once per database and municipality in scope, with
-a sentinel in place of the looked-up value, and then runs the same SQL with the value in the
-sentinel's parameter slot, applying the same converters Django would (dates on SQLite, JSON,
+:class:`CompiledLookup` compiles the queryset once, with a sentinel in place of the looked-up
+value and a marker municipality in scope, and then runs the same SQL with the value in the
+sentinel's parameter slot and the municipality in scope in the tenant filter's slots, applying the same converters Django would (dates on SQLite, JSON,
 booleans). On PostgreSQL (``portal.dbbackend``) it is a prepared statement of the session,
 planned once per connection. The SQL is the ORM's: the tenant filter, row-level security (the backend sets the
 session's municipality) and every annotation stay exactly as the queryset says.
@@ -26,37 +26,46 @@ from portal import tenancy
 _SENTINEL = "\x00compiled-lookup-value\x00"  # never a value a caller looks up (no NUL in codes)
 
 
+# The scope a lookup is compiled in: its id marks the tenant filter's parameters, which each run
+# fills with the municipality then in scope (an id no municipality has; no query runs in it).
+_COMPILE_SCOPE = tenancy.Scope(-2_000_000_011, "compiled-lookup")
+
+
 class CompiledLookup:
     """``build(value)`` → a ``values()`` queryset filtering on ``value`` once; ``rows(value)``
-    runs its SQL compiled on first use per municipality in scope (the tenant filter's
-    parameter, and the database the router gave the queryset, are those of that first use)."""
+    runs its SQL, compiled once per process (the database is the one the router gave the
+    queryset then) with the municipality in scope at each run."""
 
     def __init__(self, build: Callable[[Any], QuerySet]):
         self.build = build
-        self._compiled: dict[int | None, tuple] = {}
+        self._compiled: tuple | None = None
 
-    def _compile(self, key: int | None) -> tuple:
-        qs = self.build(_SENTINEL)
-        compiler = qs.query.get_compiler(using=qs.db)
-        sql, params = compiler.as_sql()
+    def _compile(self) -> tuple:
+        with tenancy.activate(_COMPILE_SCOPE):
+            qs = self.build(_SENTINEL)
+            compiler = qs.query.get_compiler(using=qs.db)
+            sql, params = compiler.as_sql()
         slots = [i for i, p in enumerate(params) if p == _SENTINEL]
         if len(slots) != 1:  # a value used twice, or folded into the SQL: not for this cache
             raise ValueError("CompiledLookup: o valor deve ser um único parâmetro da consulta")
+        tenant_slots = tuple(i for i, p in enumerate(params) if p == _COMPILE_SCOPE.id)
         query = qs.query
         names = [*query.extra_select, *query.values_select, *query.annotation_select]
         fields = [s[0] for s in compiler.select[: compiler.col_count]]
         converters = compiler.get_converters(fields)
-        name = f"cl{id(self):x}m{key if key is not None else 0}"  # a prepared statement's name
-        compiled = (qs.db, sql, tuple(params), slots[0], names, compiler, converters, name)
-        self._compiled[key] = compiled
-        return compiled
+        # one prepared statement for every municipality: the same SQL, their id a parameter
+        name = f"cl{id(self):x}"
+        self._compiled = (qs.db, sql, tuple(params), slots[0], tenant_slots, names, compiler, converters, name)
+        return self._compiled
 
     def rows(self, value: Any) -> list[dict]:
-        key = tenancy.current_id_or_none()
-        compiled = self._compiled.get(key) or self._compile(key)
-        alias, sql, params, slot, names, compiler, converters, name = compiled
+        alias, sql, params, slot, tenant_slots, names, compiler, converters, name = self._compiled or self._compile()
         params = list(params)
         params[slot] = value
+        if tenant_slots:
+            municipality = tenancy.current_id()  # none in scope: TenantMissing, as the queryset would
+            for i in tenant_slots:
+                params[i] = municipality
         connection = connections[alias]
         with connection.cursor() as cursor:
             if hasattr(connection, "execute_prepared"):  # portal.dbbackend: planned once a session
@@ -70,4 +79,4 @@ class CompiledLookup:
 
     def forget(self) -> None:
         """Compile again on next use (tests that change the schema or the wiring)."""
-        self._compiled.clear()
+        self._compiled = None

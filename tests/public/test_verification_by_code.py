@@ -83,9 +83,10 @@ def test_alvaras_unknown_and_malformed_codes_take_the_full_path(itagiba):
     assert _both("") == (None, None) and _both("x" * 40) == (None, None)
 
 
-def test_the_compiled_lookup_is_per_municipality_and_compiled_once(two_municipalities, monkeypatch):
-    """The verification's SQL is compiled once per municipality and run with each new code; a
-    code of Alegre is not found with Itagibá in scope, nor Itagibá's with Alegre's."""
+def test_the_compiled_lookup_is_compiled_once_and_scoped_at_each_run(two_municipalities, monkeypatch):
+    """The verification's SQL is compiled once and run with each new code and the municipality
+    then in scope: a code of Alegre is not found with Itagibá in scope, nor Itagibá's with
+    Alegre's, and with none in scope the lookup refuses to run."""
     from licensing import portal_providers
     from portal import tenancy
     from portal.compiled_query import CompiledLookup
@@ -98,7 +99,7 @@ def test_the_compiled_lookup_is_per_municipality_and_compiled_once(two_municipal
     portal_providers._verification_lookup.cache_clear()
     compiles = []
     original = CompiledLookup._compile
-    monkeypatch.setattr(CompiledLookup, "_compile", lambda self, key: compiles.append(key) or original(self, key))
+    monkeypatch.setattr(CompiledLookup, "_compile", lambda self: compiles.append(1) or original(self))
     for scope, pack, mine, other in ((town.a, town.pack_a, a_auth, b_auth), (town.b, town.pack_b, b_auth, a_auth)):
         with tenancy.activate(scope):
             found = selectors.verify_by_code(mine.verification_code, pack)
@@ -106,7 +107,9 @@ def test_the_compiled_lookup_is_per_municipality_and_compiled_once(two_municipal
             assert selectors.verify_by_code(other.verification_code, pack) is None
             again = selectors.verify_by_code(mine.verification_code.lower(), pack)
             assert again == found
-    assert compiles == [town.a.id, town.b.id]
+    assert compiles == [1]
+    with tenancy.activate(None), pytest.raises(tenancy.TenantMissing):
+        portal_providers._verification_lookup().rows(a_auth.verification_code)
 
 
 def test_the_compiled_lookup_refuses_a_value_it_cannot_place(alegre):
