@@ -5,7 +5,8 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 application = get_wsgi_application()
 
-# Routes imported now (in gunicorn's master with preload_app), not by a worker's first request.
-from portal.celery import load_urlconf  # noqa: E402
+# Routes and templates loaded now (in gunicorn's master with preload_app), not by each new
+# worker's first requests (portal.warmup).
+from portal.warmup import warm_web_process  # noqa: E402
 
-load_urlconf()
+warm_web_process()
