@@ -81,7 +81,7 @@ class CountedIds:
 
     The unfiltered list (every page of the transparency list, the deep ones included) is read
     once per data stamp into its **page index** — every ``STRIDE``-th id and the total — kept
-    in the process; a page is then a keyset slice (``id <= the page's first id``, LIMIT), which
+    in the process and, for the other processes, in the shared cache; a page is then a keyset slice (``id <= the page's first id``, LIMIT), which
     costs the same on page 1 and page 800. A search (``q``) is small: its count is kept in the
     cache and its pages use OFFSET. The stamp (grants_fingerprint) changes with every grant or
     audit entry, so a new, suspended or cancelled grant is in the list within its memo (2 s)."""
@@ -120,17 +120,30 @@ class CountedIds:
             slot, stamp = self._slot(), grants_fingerprint()
             found = self._indexes.get(slot)
             if found is None or found[0] != stamp:
-                total, firsts = 0, []
-                for total, pk in enumerate(self.ids.iterator(chunk_size=10000), start=1):
-                    if (total - 1) % self.STRIDE == 0:
-                        firsts.append(pk)
-                found = (stamp, total, firsts)
+                found = (stamp, *self._shared_index())
                 self._indexes[slot] = found
                 while len(self._indexes) > self.MAX_INDEXES:
                     self._indexes.popitem(last=False)
             self._indexes.move_to_end(slot)
             self._index = found[1:]
         return self._index
+
+    def _shared_index(self) -> tuple[int, list[int]]:
+        """The index at this data stamp from the shared cache, or read from the ids and left
+        there: one process makes the pass, the others (every worker after a change of the
+        data) read some hundred ids instead of every grant's."""
+        from django.core.cache import cache
+
+        key = self._key("open-data-index:")
+        shared = cache.get(key)
+        if shared is not None:
+            return shared
+        total, firsts = 0, []
+        for total, pk in enumerate(self.ids.iterator(chunk_size=10000), start=1):
+            if (total - 1) % self.STRIDE == 0:
+                firsts.append(pk)
+        cache.set(key, (total, firsts), 300)
+        return total, firsts
 
     def count(self) -> int:
         if not self.q:

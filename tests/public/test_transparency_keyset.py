@@ -106,3 +106,17 @@ def test_each_municipality_keeps_its_own_index(many, load_pack, monkeypatch):
         forget_grants_fingerprint()
         assert selectors.CountedIds().count() == 52  # a new stamp replaces the entry
     assert len(selectors.CountedIds._indexes) == 2
+
+
+def test_another_process_reads_the_index_from_the_shared_cache(many):
+    """The pass over the ids is made once per data stamp for the installation: a process
+    without the index (its dictionary empty) takes it from the cache, without reading the ids."""
+    first = selectors.CountedIds()
+    assert first.count() == 51
+    expected = list(first[0:7])
+    selectors.CountedIds._indexes.clear()  # another worker
+    with CaptureQueriesContext(connection) as queries:
+        other = selectors.CountedIds()
+        assert other.count() == 51 and list(other[0:7]) == expected
+    passes = [q for q in queries if "ORDER BY" in q["sql"] and "LIMIT" not in q["sql"]]
+    assert passes == [] and len(queries) == 1  # the page's own slice
