@@ -15,6 +15,7 @@ session's municipality) and every annotation stay exactly as the queryset says.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -50,11 +51,14 @@ class CompiledLookup:
             raise ValueError("CompiledLookup: o valor deve ser um único parâmetro da consulta")
         tenant_slots = tuple(i for i, p in enumerate(params) if p == _COMPILE_SCOPE.id)
         query = qs.query
-        names = [*query.extra_select, *query.values_select, *query.annotation_select]
+        # the names in the order of the row, as Django's ValuesIterable takes them
+        names = list(query.selected) if query.selected else [
+            *query.extra_select, *query.values_select, *query.annotation_select]
         fields = [s[0] for s in compiler.select[: compiler.col_count]]
         converters = compiler.get_converters(fields)
-        # one prepared statement for every municipality: the same SQL, their id a parameter
-        name = f"cl{id(self):x}"
+        # one prepared statement for every municipality (the same SQL, their id a parameter),
+        # named by its text: two lookups with the same SQL share it, two different never do
+        name = "cl" + hashlib.sha256(sql.encode()).hexdigest()[:24]
         self._compiled = (qs.db, sql, tuple(params), slots[0], tenant_slots, names, compiler, converters, name)
         return self._compiled
 

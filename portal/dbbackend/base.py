@@ -40,13 +40,17 @@ class DatabaseWrapper(base.DatabaseWrapper):
         statement belongs to the session and outlives a rollback; the set of names is new
         with every new connection. Row-level security is applied when it runs (the policies
         read the session's setting at execution), as for any statement."""
-        if name not in self._prepared:
+        prepared = self.__dict__.setdefault("_prepared", set())
+        if name not in prepared:
             counter = iter(range(1, len(params) + 1))
             # sent without parameters, so a literal percent sign is written once, not escaped
             numbered = _PLACEHOLDER.sub(lambda m: "%" if m.group() == "%%" else f"${next(counter)}", sql)
             cursor.execute(f"PREPARE {name} AS {numbered}")
-            self._prepared.add(name)
-        cursor.execute(f"EXECUTE {name} ({', '.join(['%s'] * len(params))})", params)
+            prepared.add(name)
+        if params:
+            cursor.execute(f"EXECUTE {name} ({', '.join(['%s'] * len(params))})", params)
+        else:
+            cursor.execute(f"EXECUTE {name}")
 
     def create_cursor(self, name=None):
         wanted = tenancy.current_id_or_none()

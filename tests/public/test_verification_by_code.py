@@ -137,3 +137,22 @@ def test_on_postgresql_the_lookup_is_planned_once_a_session(grant):
     sent = [q["sql"].split()[0] for q in queries if "set_config" not in q["sql"]]
     assert sent == ["PREPARE", "EXECUTE", "EXECUTE"]
     assert any(name.startswith("cl") for name in connection._prepared)  # new with each connection
+
+
+def test_the_compiled_lookup_names_columns_as_values_does(grant):
+    """Fields and annotations in any order, with a date (a string on SQLite until converted)."""
+    from django.db.models import F, Value
+    from django.db.models.functions import Concat
+
+    from portal.compiled_query import CompiledLookup
+
+    auth, _ = grant
+
+    def build(code):
+        return (Authorization.objects.filter(verification_code=code)
+                .annotate(label=Concat(F("number"), Value("!")))
+                .values("label", "valid_until", "id"))
+
+    assert CompiledLookup(build).rows(auth.verification_code) == list(build(auth.verification_code))
+    row = CompiledLookup(build).rows(auth.verification_code)[0]
+    assert list(row) == ["label", "valid_until", "id"] and isinstance(row["valid_until"], date)
