@@ -18,9 +18,13 @@ def bar_chart(
     series: dict[str, list[int]],
     width: int = 720,
     height: int = 260,
+    newest_last: bool = False,
 ) -> SafeString:
-    """Grouped vertical bars: one group per label, one bar per series."""
-    left, bottom, top, right = 40, 48, 16, 8
+    """Grouped vertical bars: one group per label, one bar per series. ``newest_last``: the
+    labels are a time line, and a phone that scrolls the chart opens it at its right end
+    (the latest months) rather than at the oldest; its scale and legend are then drawn on the
+    right, in view where it opens."""
+    left, bottom, top, right = (8, 48, 16, 40) if newest_last else (40, 48, 16, 8)
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max([max(values) for values in series.values() if values] + [1])
     n_groups, n_series = max(len(labels), 1), max(len(series), 1)
@@ -36,8 +40,9 @@ def bar_chart(
     ]
     for tick in sorted({0, peak // 2, peak}):
         y = top + plot_h - plot_h * tick / peak
+        tick_x, anchor = (width - right + 6, "start") if newest_last else (left - 6, "end")
         parts.append(
-            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11" fill="#1b1b1b">{tick}</text>'
+            f'<text x="{tick_x}" y="{y + 4:.1f}" text-anchor="{anchor}" font-size="11" fill="#1b1b1b">{tick}</text>'
         )
         parts.append(
             f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#d0d0d0"/>'
@@ -56,7 +61,8 @@ def bar_chart(
             f'<text x="{left + gi * group_w + group_w / 2:.1f}" y="{top + plot_h + 16}" text-anchor="middle" '
             f'font-size="11" fill="#1b1b1b">{escape(label)}</text>'
         )
-    lx = left
+    legend_w = sum(16 + 9 * len(name) + 24 for name in series) - 24
+    lx = width - right - legend_w if newest_last else left
     for si, name in enumerate(series):
         parts.append(
             f'<rect x="{lx}" y="{height - 18}" width="12" height="12" fill="{PALETTE[si % len(PALETTE)]}"/>'
@@ -66,4 +72,7 @@ def bar_chart(
         )
         lx += 16 + 9 * len(name) + 24
     parts.append("</svg>")
-    return mark_safe("".join(parts))  # noqa: S308 - every interpolated text is escaped above
+    # On a phone the chart keeps a readable width and scrolls sideways (portal.css .chart-scroll);
+    # focusable so that the keyboard can scroll it too.
+    box = "chart-scroll chart-scroll-end" if newest_last else "chart-scroll"
+    return mark_safe(f'<div class="{box}" tabindex="0">' + "".join(parts) + "</div>")  # noqa: S308 - every interpolated text is escaped above

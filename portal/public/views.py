@@ -222,12 +222,12 @@ class StatisticsView(View):
         _, autos = selectors.autos_by_article_and_month(pack)
         ctx = {
             "autos_chart": charts.bar_chart(title="Autos de infração por mês e artigo da lei", labels=labels,
-                                            series=autos) if autos else None,
+                                            series=autos, newest_last=True) if autos else None,
             "autos_rows": [(labels[i], [autos[a][i] for a in autos]) for i in range(len(labels))],
             "autos_names": list(autos),
             "to_grant": [(pack.modality_label(m), to_grant.get(m)) for m in selectors.modalities(pack)],
             "month_chart": charts.bar_chart(
-                title="Outorgas emitidas por mês e modalidade", labels=labels, series=named
+                title="Outorgas emitidas por mês e modalidade", labels=labels, series=named, newest_last=True
             ),
             "month_rows": [(labels[i], [named[n][i] for n in named]) for i in range(len(labels))],
             "series_names": list(named),

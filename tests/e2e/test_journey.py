@@ -62,14 +62,16 @@ def test_wrong_password_shows_the_error_next_to_the_form(site, page):
     assert "/conta/entrar/" in page.url
 
 
-@pytest.mark.parametrize("path", ["/", "/conta/entrar/"], ids=["home", "login"])
+@pytest.mark.parametrize("path", ["/", "/conta/entrar/", "/transparencia/estatisticas/"],
+                         ids=["home", "login", "statistics"])
 def test_no_serious_accessibility_violations(path, site, axe_page):
     axe_page.goto(site + path)
     violations = run_axe(axe_page)
     assert violations == [], violations
 
 
-@pytest.mark.parametrize("path", ["/", "/conta/entrar/"], ids=["home", "login"])
+@pytest.mark.parametrize("path", ["/", "/conta/entrar/", "/transparencia/estatisticas/"],
+                         ids=["home", "login", "statistics"])  # the charts scroll in their own box
 def test_phone_width_has_no_horizontal_scroll(path, site, browser):
     context = browser.new_context(locale="pt-BR", viewport={"width": 390, "height": 844}, is_mobile=True)
     tab = context.new_page()

@@ -409,3 +409,15 @@ def test_the_triggers_keep_the_summary_under_the_application_role(app_role, two_
     Municipality.objects.filter(pk=town.a.id).update(time_zone="Asia/Tokyo")
     with tenancy.activate(town.a):
         assert sum(GrantTally.all_tenants.values_list("n", flat=True)) == 2
+
+
+def test_a_chart_scrolls_sideways_instead_of_shrinking_its_labels():
+    from portal.public.charts import bar_chart
+
+    html = bar_chart(title="Teste", labels=["jan/26", "fev/26"], series={"Táxi": [1, 2]})
+    assert html.startswith('<div class="chart-scroll" tabindex="0"><svg class="chart"') and html.endswith("</svg></div>")
+    css = (__import__("pathlib").Path(__file__).resolve().parents[2] / "static/css/portal.css").read_text()
+    assert ".chart-scroll { overflow-x: auto; }" in css and ".chart-scroll .chart { min-width: 40rem; }" in css
+    months = bar_chart(title="Meses", labels=["jan/26"], series={"Táxi": [1]}, newest_last=True)
+    assert months.startswith('<div class="chart-scroll chart-scroll-end" tabindex="0">')
+    assert ".chart-scroll-end { direction: rtl; }" in css
