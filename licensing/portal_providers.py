@@ -261,7 +261,7 @@ def _what(amendment: Amendment) -> str:
 
 @functools.cache
 def _verification_lookup():
-    """licensing.grants.selectors.verification_rows, compiled once per municipality in this process."""
+    """licensing.grants.selectors.verification_rows, compiled once in this process."""
     from licensing.grants.selectors import compiled_verification_lookup
     from licensing.requests.selectors import has_active_auxiliaries
 

@@ -6,11 +6,12 @@ PDF, its amendments and auxiliary drivers) that costs several times the query it
 path that every distinct code takes (the page cache cannot help: each code is asked once).
 
 :class:`CompiledLookup` compiles the queryset once, with a sentinel in place of the looked-up
-value and a marker municipality in scope, and then runs the same SQL with the value in the
-sentinel's parameter slot and the municipality in scope in the tenant filter's slots, applying the same converters Django would (dates on SQLite, JSON,
-booleans). On PostgreSQL (``portal.dbbackend``) it is a prepared statement of the session,
-planned once per connection. The SQL is the ORM's: the tenant filter, row-level security (the backend sets the
-session's municipality) and every annotation stay exactly as the queryset says.
+value and a marker municipality in scope; each run sends the same SQL with the value in the
+sentinel's parameter slot and the municipality in scope in the tenant filter's slots, and
+applies the converters Django would (dates on SQLite, JSON, booleans). On PostgreSQL
+(``portal.dbbackend``) it is a prepared statement of the session, planned once per connection.
+The SQL is the ORM's: the tenant filter, row-level security (the backend sets the session's
+municipality before the cursor runs) and every annotation stay exactly as the queryset says.
 """
 
 from __future__ import annotations

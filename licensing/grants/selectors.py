@@ -331,9 +331,9 @@ def verification_rows(code: str, **annotations):
 
 
 def compiled_verification_lookup(annotations):
-    """verification_rows as a CompiledLookup: the same query, compiled once per
-    municipality, with the expressions ``annotations()`` gives (called at each compile). The
-    cold path of the QR code: building and compiling this queryset cost several times running it."""
+    """verification_rows as a CompiledLookup: the same query, compiled once per process (the
+    municipality is a parameter), with the expressions ``annotations()`` gives. The cold path of
+    the QR code: building and compiling this queryset cost several times running it."""
     from portal.compiled_query import CompiledLookup
 
     return CompiledLookup(lambda code: verification_rows(code, **annotations()))

@@ -81,8 +81,8 @@ class CountedIds:
 
     The unfiltered list (every page of the transparency list, the deep ones included) is read
     once per data stamp into its **page index** — every ``STRIDE``-th id and the total — kept
-    in the process and, for the other processes, in the shared cache; a page is then a keyset slice (``id <= the page's first id``, LIMIT), which
-    costs the same on page 1 and page 800. A search (``q``) is small: its count is kept in the
+    in the process and, for the other processes, in the shared cache; a page is then a keyset
+    slice (``id <= the page's first id``, LIMIT), which costs the same on page 1 and page 800. A search (``q``) is small: its count is kept in the
     cache and its pages use OFFSET. The stamp (grants_fingerprint) changes with every grant or
     audit entry, so a new, suspended or cancelled grant is in the list within its memo (2 s)."""
 
@@ -124,7 +124,10 @@ class CountedIds:
                 self._indexes[slot] = found
                 while len(self._indexes) > self.MAX_INDEXES:
                     self._indexes.popitem(last=False)
-            self._indexes.move_to_end(slot)
+            try:
+                self._indexes.move_to_end(slot)
+            except KeyError:  # another thread of a threaded server let it go meanwhile
+                pass
             self._index = found[1:]
         return self._index
 
