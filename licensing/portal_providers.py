@@ -261,11 +261,14 @@ def _what(amendment: Amendment) -> str:
 
 @functools.cache
 def _verification_lookup():
-    """licensing.grants.selectors.verification_rows, compiled once in this process."""
-    from licensing.grants.selectors import compiled_verification_lookup
+    """licensing.grants.selectors.verification_rows, compiled once in this process (the
+    municipality is a parameter): building and compiling that queryset cost several times
+    running it, on the path every distinct QR code takes."""
+    from licensing.grants.selectors import verification_rows
     from licensing.requests.selectors import has_active_auxiliaries
+    from portal.compiled_query import CompiledLookup
 
-    return compiled_verification_lookup(lambda: {"has_auxiliaries": has_active_auxiliaries()})
+    return CompiledLookup(lambda code: verification_rows(code, has_auxiliaries=has_active_auxiliaries()))
 
 
 class GrantVerification:

@@ -329,11 +329,3 @@ def verification_rows(code: str, **annotations):
             .values(*AUTHORIZATION_VERIFICATION_COLUMNS, "has_amendments", "pdf_sha256", "pdf_signed",
                     "pdf_signer", *annotations)[:1])
 
-
-def compiled_verification_lookup(annotations):
-    """verification_rows as a CompiledLookup: the same query, compiled once per process (the
-    municipality is a parameter), with the expressions ``annotations()`` gives. The cold path of
-    the QR code: building and compiling this queryset cost several times running it."""
-    from portal.compiled_query import CompiledLookup
-
-    return CompiledLookup(lambda code: verification_rows(code, **annotations()))
