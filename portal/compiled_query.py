@@ -81,7 +81,3 @@ class CompiledLookup:
         if converters:
             rows = compiler.apply_converters(rows, converters)
         return [dict(zip(names, row, strict=True)) for row in rows]
-
-    def forget(self) -> None:
-        """Compile again on next use (tests that change the schema or the wiring)."""
-        self._compiled = None
