@@ -161,8 +161,34 @@ def _open_data_dict(values: tuple) -> dict:
 
 
 def open_data_rows(ids: list[int]) -> list[dict]:
-    found = {v[0]: v for v in _open_data_values(Authorization.objects.filter(pk__in=ids))}
+    """The open-data rows of one page of the transparency list, in the order of ``ids``."""
+    if not ids:
+        return []
+    if _is_postgresql():
+        found = {row["id"]: tuple(row[c] for c in _OPEN_DATA_COLUMNS) for row in _open_data_lookup().rows(list(ids))}
+    else:
+        found = {v[0]: v for v in _open_data_values(Authorization.objects.filter(pk__in=ids).order_by())}
     return [_open_data_dict(found[i]) for i in ids if i in found]
+
+
+def _is_postgresql() -> bool:
+    from django.db import connections, router
+
+    return connections[router.db_for_read(Authorization)].vendor == "postgresql"
+
+
+@functools.cache
+def _open_data_lookup():
+    """open_data_rows() on PostgreSQL as one prepared statement for every page: the ids are one
+    array parameter. With ``id IN (50 literals)`` each page was a new statement, planned again
+    (~2 ms) and planned as a hash join over every holder (a sequential scan that grew with the
+    municipality); planned once, it is 50 index lookups whatever the size."""
+    from django.db.models.expressions import RawSQL
+
+    from portal.compiled_query import CompiledLookup
+
+    return CompiledLookup(lambda ids: _open_data_values(
+        Authorization.objects.filter(pk__in=RawSQL("SELECT unnest(%s::bigint[])", [ids])).order_by()))
 
 
 def open_data_stream(q: str = "", modality: str = ""):

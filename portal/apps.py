@@ -34,6 +34,14 @@ class PortalConfig(AppConfig):
             menu.MenuItem("Equipe do município", "ops-staff", (Role.ADMIN,), order=85, group="Operação"),
             menu.MenuItem("Municípios do consórcio", "consortium", (Role.CONSORTIUM,), order=86),
         )
+        from portal import page_cache
+        from portal.public.api import direct_verification
+        from portal.public.views import direct_verification_page
+
+        # verification by code: every QR code is new to the cache (portal.page_cache, direct answers)
+        page_cache.direct_route("api-verify", "code", direct_verification)
+        page_cache.direct_route("public-verify-code", "code", direct_verification_page)
+
         from portal import registry
 
         registry.register_job("drain_outbox", "Envio de e-mails pendentes", task="portal.tasks.drain_outbox", order=90)

@@ -19,6 +19,14 @@ logger = logging.getLogger(__name__)
 
 RETRY_SECONDS = 30
 
+# One hit in a fixed window, as one command: INCR, and the window's expiry set by the hit that
+# created the key (atomic in Redis, so a key never lives without its expiry).
+HIT_SCRIPT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
+
 
 def _connection_errors() -> tuple[type[BaseException], ...]:
     import redis
@@ -56,6 +64,7 @@ class ResilientRedisCache(RedisCache):
         self._fallback = LocMemCache(f"portal-fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
         self._down_until = 0.0
         self._errors = _connection_errors()
+        self._hit_scripts: dict[int, object] = {}
 
     def in_fallback(self) -> bool:
         """Is this process answering from its own memory (Redis found down a moment ago)?"""
@@ -73,15 +82,17 @@ class ResilientRedisCache(RedisCache):
 
     def hit(self, key: str, seconds: int) -> int:
         """One more hit in the fixed window ``key`` (expires after ``seconds``): one round trip
-        (SET NX EX and INCR in a pipeline), where Django's incr costs EXISTS + INCR and add a third."""
+        and one command (HIT_SCRIPT, by its SHA once Redis has it), where Django's incr costs
+        EXISTS + INCR and add a third, and a pipeline costs as much Python as the round trip."""
         if self.in_fallback():
             return _local_hit(self._fallback, key, seconds)
         try:
             redis_key = self.make_and_validate_key(key)
-            pipe = self._cache.get_client(redis_key, write=True).pipeline(transaction=False)
-            pipe.set(redis_key, 0, ex=seconds, nx=True)
-            pipe.incr(redis_key)
-            return int(pipe.execute()[1])
+            client = self._cache.get_client(redis_key, write=True)
+            script = self._hit_scripts.get(id(client))
+            if script is None:
+                script = self._hit_scripts[id(client)] = client.register_script(HIT_SCRIPT)
+            return int(script(keys=[redis_key], args=[seconds]))
         except self._errors as exc:
             self._down_until = time.monotonic() + RETRY_SECONDS
             logger.warning("Redis indisponível (%s): cache em memória local por %ss.", exc, RETRY_SECONDS)
@@ -149,6 +160,17 @@ def window_hit(key: str, seconds: int) -> int:
     if isinstance(cache, ResilientRedisCache):
         return cache.hit(key, seconds)
     return _local_hit(cache, key, seconds)
+
+
+def request_window_hit(request, key: str, seconds: int) -> int:
+    """window_hit() once per request and key: a request that portal.page_cache's direct lane
+    counted and then handed to the stack (the first of its kind in a process) is not counted
+    again by the view's own throttle."""
+    request = getattr(request, "_request", request)  # DRF's Request: the Django request under it
+    counted = request.__dict__.setdefault("_window_hits", {})
+    if key not in counted:
+        counted[key] = window_hit(key, seconds)
+    return counted[key]
 
 
 def redis_status() -> str:

@@ -24,14 +24,31 @@ correct and safe:
 
 A small per-process copy (``LOCAL_ENTRIES``) of the hottest answers saves the Redis round trip;
 its entries carry the same key, so they go stale with the data stamp like the shared ones.
+
+**Direct answers** (``direct_route``): a few public lookups whose every request is new to the
+cache — verification by code, where each QR code is asked once or twice and enumerating codes
+always misses — are answered here on a miss, by a function the route's own view also uses, from
+the database directly and without the rest of the stack (sessions, authentication, CSRF, CSP,
+the URL resolver, DRF), which cost more than the lookup itself. They stay the stack's answers:
+
+- the headers are the ones the whole stack gave to the same route, status and negotiation
+  (Accept, Accept-Language, language cookie) on this host in this process — until it has
+  answered one such request, the request goes through the stack;
+- the answer function decides what it can answer (a throttled client, an Accept it does not
+  render, anything unusual: None, and the stack answers, with the same throttle's 429);
+- it is computed from the database on every miss, so it is never staler than the data; only
+  this process keeps a copy (for the same code asked again), under the same key as above.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -59,13 +76,14 @@ def _enabled() -> bool:
     return isinstance(default, ResilientRedisCache) and not default.in_fallback()
 
 
-def _anonymous(request) -> bool:
+def anonymous(request) -> bool:
+    """No session, no messages cookie, no API token: the answer cannot depend on who asks."""
     cookies = request.COOKIES
     return (settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
             and not request.META.get("HTTP_AUTHORIZATION"))
 
 
-def _stamp() -> str:
+def stamp() -> str:
     """Municipality, pack version, local date and data stamp (memoised per process)."""
     from portal import registry, regulation
 
@@ -83,7 +101,7 @@ def page_key(request) -> str | None:
         return None
     meta = request.META
     raw = "|".join((host, request.get_full_path(), meta.get("HTTP_ACCEPT", ""), meta.get("HTTP_ACCEPT_LANGUAGE", ""),
-                    request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""), _stamp()))
+                    request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""), stamp()))
     return "pubpage:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -111,6 +129,7 @@ def _replay(entry: tuple) -> HttpResponse:
     response = HttpResponse(content, status=status)
     for name, value in headers:
         response[name] = value
+    response["Content-Length"] = str(len(content))  # as the stack's CommonMiddleware sets it
     response["X-Public-Cache"] = "hit"
     return response
 
@@ -123,13 +142,93 @@ def _remember_locally(key: str, expires: float, entry: tuple) -> None:
             _local.popitem(last=False)
 
 
+# --- direct answers -------------------------------------------------------------------------
+DirectAnswer = Callable[..., "tuple[int, bytes] | None"]  # (request, **url kwargs) → (status, body)
+HEADER_TEMPLATES_KEPT = 512
+
+
+@dataclass
+class DirectRoute:
+    url_name: str
+    kwarg: str  # the one URL argument, taken as a path segment
+    answer: DirectAnswer
+    pattern: re.Pattern | None = None  # from the URLconf, at first use (reverse needs it loaded)
+
+
+_routes: list[DirectRoute] = []
+_header_templates: OrderedDict[tuple, list[tuple[str, str]]] = OrderedDict()
+
+
+def direct_route(url_name: str, kwarg: str, answer: DirectAnswer) -> None:
+    """Answer the anonymous GETs of ``url_name`` (one argument ``kwarg``, no query string) with
+    ``answer(request, **{kwarg: value})`` when they miss the cache. ``answer`` returns the status
+    and the body the route's view would give, or None to let the whole stack answer."""
+    if not any(r.url_name == url_name for r in _routes):
+        _routes.append(DirectRoute(url_name, kwarg, answer))
+
+
+def _route_pattern(route: DirectRoute) -> re.Pattern:
+    if route.pattern is None:
+        from django.urls import reverse
+
+        marker = "__direct__"
+        path = reverse(route.url_name, kwargs={route.kwarg: marker})
+        # the path as the URLconf builds it (with the script prefix, like request.path)
+        head, _, tail = path.partition(marker)
+        route.pattern = re.compile(f"^{re.escape(head)}(?P<value>[^/]+){re.escape(tail)}$")
+    return route.pattern
+
+
+def _direct_match(request) -> tuple[DirectRoute, str] | tuple[None, None]:
+    if not _routes or request.META.get("QUERY_STRING") or getattr(request, "urlconf", None) is not None:
+        return None, None
+    for route in _routes:
+        found = _route_pattern(route).match(request.path)
+        if found:
+            return route, found.group("value")
+    return None, None
+
+
+def _template_key(request, route: DirectRoute, status: int) -> tuple:
+    meta = request.META
+    return (route.url_name, status, meta.get("HTTP_HOST", ""), meta.get("HTTP_ACCEPT", ""),
+            meta.get("HTTP_ACCEPT_LANGUAGE", ""), request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""))
+
+
+def _learn_headers(request, route: DirectRoute, response) -> None:
+    """Keep the headers the stack gave to this route, status and negotiation."""
+    key = _template_key(request, route, response.status_code)
+    headers = [(k, v) for k, v in response.items() if k.lower() not in _HEADERS_NOT_STORED]
+    with _local_lock:
+        _header_templates[key] = headers
+        _header_templates.move_to_end(key)
+        while len(_header_templates) > HEADER_TEMPLATES_KEPT:
+            _header_templates.popitem(last=False)
+
+
+def _direct(request, route: DirectRoute, value: str) -> HttpResponse | None:
+    answered = route.answer(request, **{route.kwarg: value})
+    if answered is None:
+        return None
+    status, body = answered
+    headers = _header_templates.get(_template_key(request, route, status))
+    if headers is None:
+        return None  # this process has not seen the stack answer such a request yet
+    response = HttpResponse(body, status=status)
+    for name, value in headers:
+        response[name] = value
+    response["Content-Length"] = str(len(body))
+    response["X-Public-Cache"] = "direct"
+    return response
+
+
 class PublicPageCacheMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         if (request.method != "GET" or request.path.startswith(settings.STATIC_URL)
-                or not _anonymous(request) or not _enabled()):
+                or not anonymous(request) or not _enabled()):
             return self.get_response(request)
         key = page_key(request)
         if key is None:
@@ -138,11 +237,23 @@ class PublicPageCacheMiddleware:
         local = _local.get(key)
         if local is not None and local[0] > now:
             return _replay(local[1])
-        stored = cache.get(key)
-        if stored is not None:
-            expires, entry = stored
-            _remember_locally(key, expires, entry)
-            return _replay(entry)
+        route, value = _direct_match(request)
+        if route is not None:
+            # not read from nor written to the shared cache: the lookup costs about a round trip
+            response = _direct(request, route, value)
+            if response is not None:
+                seconds = _storable(response)
+                if seconds:
+                    headers = [(k, v) for k, v in response.items()
+                               if k.lower() not in _HEADERS_NOT_STORED and k != "X-Public-Cache"]
+                    _remember_locally(key, now + seconds, (response.status_code, headers, response.content))
+                return response
+        else:
+            stored = cache.get(key)
+            if stored is not None:
+                expires, entry = stored
+                _remember_locally(key, expires, entry)
+                return _replay(entry)
         # this layer stores the answer: the views' own cached_page() need not read and write
         # a second copy of it (two more round trips on every miss)
         request.public_page_cache = True
@@ -151,11 +262,15 @@ class PublicPageCacheMiddleware:
         if seconds:
             headers = [(k, v) for k, v in response.items() if k.lower() not in _HEADERS_NOT_STORED]
             entry = (response.status_code, headers, response.content)
-            cache.set(key, (now + seconds, entry), seconds)
+            if route is not None:
+                _learn_headers(request, route, response)
+            else:
+                cache.set(key, (now + seconds, entry), seconds)
             _remember_locally(key, now + seconds, entry)
         return response
 
 
 def clear_local() -> None:
-    """Tests: forget this process's copies."""
+    """Tests: forget this process's copies (answers and learned headers)."""
     _local.clear()
+    _header_templates.clear()

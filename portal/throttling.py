@@ -39,7 +39,7 @@ class WindowScopedRateThrottle(ClientIpIdentMixin, ScopedRateThrottle):
     For the public lookups under heavy traffic (verification by code)."""
 
     def allow_request(self, request, view):
-        from portal.cache import window_hit
+        from portal.cache import request_window_hit
 
         self.scope = getattr(view, self.scope_attr, None)
         if not self.scope:
@@ -51,7 +51,7 @@ class WindowScopedRateThrottle(ClientIpIdentMixin, ScopedRateThrottle):
         bucket = int(time.time() // self.duration)
         self.window_end = (bucket + 1) * self.duration
         key = f"throttle-window:{self.scope}:{self.get_ident(request)}:{bucket}"
-        return window_hit(key, self.duration + 1) <= self.num_requests
+        return request_window_hit(request, key, self.duration + 1) <= self.num_requests
 
     def wait(self):
         return max(self.window_end - time.time(), 1)

@@ -110,10 +110,30 @@ class VerifyView(APIView):
 
     @extend_schema(responses={200: R.VERIFICATION, 404: R.NOT_VERIFIED})
     def get(self, request, code: str):
-        found = selectors.verify_by_code(code, regulation.current())
-        if found is None:
-            return api_cache(Response({"valid": False}, status=404), 60)
-        return api_cache(Response(found.as_api()), 60)
+        status, data = verification_answer(code)
+        return api_cache(Response(data, status=status), 60)
+
+
+def verification_answer(code: str) -> tuple[int, dict]:
+    """What GET /api/v1/verify/{code}/ answers: the status and the body's data."""
+    found = selectors.verify_by_code(code, regulation.current())
+    return (404, {"valid": False}) if found is None else (200, found.as_api())
+
+
+# What the stack negotiates to JSON (DRF's first renderer): no Accept, any type, or JSON itself.
+_JSON_ACCEPTS = frozenset(("", "*/*", "application/json"))
+
+
+def direct_verification(request, code: str) -> tuple[int, bytes] | None:
+    """VerifyView's answer for portal.page_cache's direct lane: the same throttle (a refused
+    client goes through the stack, which answers the 429), the same data, rendered by the same
+    JSON renderer; None for whatever else the stack would negotiate (the browsable API)."""
+    if request.META.get("HTTP_ACCEPT", "") not in _JSON_ACCEPTS:
+        return None
+    if not WindowScopedRateThrottle().allow_request(request, VerifyView):
+        return None
+    status, data = verification_answer(code)
+    return status, renderers.JSONRenderer().render(data)
 
 
 class OpenDataPagination(PageNumberPagination):

@@ -37,11 +37,11 @@ def _rate(scope: str) -> tuple[int, int]:
 
 def throttled(request, scope: str) -> bool:
     """True when this IP exceeded the scope's rate (same rates as the API's ScopedRateThrottle)."""
-    from portal.cache import window_hit
+    from portal.cache import request_window_hit
 
     limit, window = _rate(scope)
     bucket = int(time.time() // window)
-    return window_hit(f"html-throttle:{scope}:{client_ip(request)}:{bucket}", window + 1) > limit
+    return request_window_hit(request, f"html-throttle:{scope}:{client_ip(request)}:{bucket}", window + 1) > limit
 
 
 def _anonymous(request) -> bool:

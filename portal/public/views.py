@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from datetime import date
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import date, tzinfo
 
+from django.conf import settings
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.html import escape
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.views import View
 
-from portal import regulation
+from portal import page_cache, regulation
 from portal.forms import CheckPdfForm
 from portal.issued import identical_to_issued, sha256_hex
 from portal.public import charts, selectors
@@ -88,22 +97,88 @@ class VerifyCodeView(View):
             if throttled(request, "verify"):
                 return _too_many(request)
             result = selectors.verify_by_code(code, pack)
-            return render(
-                request,
-                "public/verify.html",
-                {
-                    "q": code,
-                    "results": [result] if result else [],
-                    "searched": True,
-                    "direct": True,
-                },
-                status=200 if result else 404,
-            )
+            status = 200 if result else 404
+            if page_cache.anonymous(request):
+                return HttpResponse(_verification_html(_layout(request, create=True), code, result, pack),
+                                    status=status)
+            return render(request, "public/verify.html", {**_verification_context(code, result), "pack": pack},
+                          status=status)
 
         # Every change of a grant or alvará writes an audit entry, which changes the fingerprint.
         vary = f"{_vary(pack)}|{selectors.grants_fingerprint()}"
         response = cached_page(request, build, timeout=300, vary=vary)
         return public_cache(request, response, 30)
+
+
+def _verification_context(code: str, result) -> dict:
+    return {"q": code, "results": [result] if result else [], "searched": True, "direct": True}
+
+
+# The verification page by code, for anonymous visitors: its layout (the gov.br header, menu and
+# footer, the search form) is the same for every code, and rendering it was most of the page's
+# time. It is rendered once per host, language negotiation and data stamp (portal.page_cache:
+# municipality, pack version, local date, newest grant and audit entry) with two slots, and each
+# page is that layout with the code and the results section put in — the same bytes as the whole
+# template (tests/public/test_verify_direct.py), on the stack and on the direct lane alike.
+_CODE_SLOT = "\ue000code\ue000"
+_RESULTS_SLOT = "\ue000results\ue000"
+LAYOUTS_KEPT = 256
+
+
+@dataclass(frozen=True)
+class _Layout:
+    head: str  # up to the code in the search box
+    middle: str  # between the code and the results section
+    tail: str
+    language: str | None  # what the stack had active when it rendered the layout
+    tz: tzinfo
+
+
+_layouts: OrderedDict[tuple, _Layout] = OrderedDict()
+_layouts_lock = threading.Lock()
+
+
+def _layout_key(request) -> tuple:
+    meta = request.META
+    return (meta.get("HTTP_HOST", ""), meta.get("SCRIPT_NAME", ""), meta.get("HTTP_ACCEPT_LANGUAGE", ""),
+            request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""), page_cache.stamp())
+
+
+def _layout(request, *, create: bool) -> _Layout | None:
+    """The layout for this request, rendered through the request's own stack when ``create``."""
+    key = _layout_key(request)
+    layout = _layouts.get(key)
+    if layout is not None or not create:
+        return layout
+    slot = mark_safe(_RESULTS_SLOT)  # noqa: S308 - a constant marker, replaced before any page leaves
+    html = render_to_string("public/verify.html", {**_verification_context(_CODE_SLOT, None), "results_slot": slot},
+                            request=request)
+    head, _, rest = html.partition(_CODE_SLOT)
+    middle, _, tail = rest.partition(_RESULTS_SLOT)
+    layout = _Layout(head, middle, tail, translation.get_language(), timezone.get_current_timezone())
+    with _layouts_lock:
+        _layouts[key] = layout
+        while len(_layouts) > LAYOUTS_KEPT:
+            _layouts.popitem(last=False)
+    return layout
+
+
+def _verification_html(layout: _Layout, code: str, result, pack) -> str:
+    with translation.override(layout.language), timezone.override(layout.tz):
+        results = render_to_string("public/_verify_results.html", {**_verification_context(code, result), "pack": pack})
+    return f"{layout.head}{escape(code)}{layout.middle}{results}{layout.tail}"
+
+
+def direct_verification_page(request, code: str) -> tuple[int, bytes] | None:
+    """VerifyCodeView's answer for portal.page_cache's direct lane (anonymous GETs that missed
+    the cache): the same throttle (a refused client goes through the stack and its 429), the same
+    lookup and the same page; None until this process's stack has rendered the layout."""
+    pack = regulation.current(required=False)
+    layout = _layout(request, create=False) if pack is not None else None
+    if layout is None or throttled(request, "verify"):
+        return None
+    result = selectors.verify_by_code(code, pack)
+    return (200 if result else 404), _verification_html(layout, code, result, pack).encode()
 
 
 ISSUED_KIND_LABELS = {"authorization": "ato de outorga", "amendment": "ato de alteração", "alvara": "alvará",
@@ -159,12 +234,16 @@ class TransparencyView(View):
         if modality not in pack.modalities:
             modality = ""
         page_obj = Paginator(selectors.CountedIds(q, modality), 50).get_page(request.GET.get("page"))
+        # what each cell shows, made here: 50 rows of filters (the date one above all) were most
+        # of a deep page's time, and every deep page is built (each is asked once or twice)
         rows = [
             {
                 **row,
                 "modality_label": pack.modality_label(row["modality"]),
                 "status_label": selectors.STATUS_LABELS.get(row["status"], row["status"]),
-                "valid_until_date": date.fromisoformat(row["valid_until"]),
+                "valid_until_shown": f"{date.fromisoformat(row['valid_until']):%d/%m/%Y}",
+                "plate_shown": row["plate"] or "—",
+                "stand_shown": row["stand"] or "—",
             }
             for row in selectors.open_data_rows(list(page_obj.object_list))
         ]
