@@ -171,6 +171,30 @@ def open_data_rows(ids: list[int]) -> list[dict]:
     return [_open_data_dict(found[i]) for i in ids if i in found]
 
 
+def open_data_page(first_id: int, modality: str = "") -> list[dict]:
+    """A page of the transparency list by keyset: the current grants (of ``modality``) with
+    id <= ``first_id``, newest first, OPEN_DATA_PAGE of them — one statement compiled once per
+    process (prepared on PostgreSQL), where the ids and then their rows took two queries built
+    by the ORM on every page."""
+    return [_open_data_dict(tuple(row[c] for c in _OPEN_DATA_COLUMNS))
+            for row in _open_data_page_lookup(modality).rows(first_id)]
+
+
+@functools.lru_cache(maxsize=32)  # one per modality of the packs ("" for all)
+def _open_data_page_lookup(modality: str):
+    from django.db.models import BigIntegerField
+    from django.db.models.expressions import RawSQL
+
+    from portal.compiled_query import CompiledLookup
+
+    def build(first_id):
+        # the id as a raw parameter: CompiledLookup marks its slot with a text the id field would refuse
+        upto = RawSQL("%s", [first_id], output_field=BigIntegerField())
+        return _open_data_values(_current_filter("", modality).filter(pk__lte=upto).order_by("-id")[:registry.OPEN_DATA_PAGE])
+
+    return CompiledLookup(build)
+
+
 def _is_postgresql() -> bool:
     from django.db import connections, router
 
@@ -598,6 +622,7 @@ def register() -> None:
     registry.provide(registry.GRANTS_BY_IDS, grants_by_ids)
     registry.provide(registry.GRANTS_OPEN_DATA_ROW, open_data_row)
     registry.provide(registry.GRANTS_OPEN_DATA_ROWS, open_data_rows)
+    registry.provide(registry.GRANTS_OPEN_DATA_PAGE, open_data_page)
     registry.provide(registry.GRANTS_OPEN_DATA_STREAM, open_data_stream)
     registry.provide(registry.QUOTAS, quotas)
     registry.provide(registry.STATS_GRANTS_BY_MONTH, grants_by_modality_and_month)

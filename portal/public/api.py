@@ -173,5 +173,5 @@ class OpenAuthorizationsView(APIView):
             response["Content-Disposition"] = 'attachment; filename="outorgas-vigentes.csv"'
             return api_cache(response, 300)
         paginator = OpenDataPagination()
-        ids = paginator.paginate_queryset(selectors.CountedIds(q, modality), request, view=self)
-        return api_cache(paginator.get_paginated_response(selectors.open_data_rows(list(ids))), 300)
+        rows = paginator.paginate_queryset(selectors.CountedRows(q, modality), request, view=self)
+        return api_cache(paginator.get_paginated_response(list(rows)), 300)

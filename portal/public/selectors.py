@@ -175,6 +175,26 @@ class CountedIds:
         return list(self.ids.filter(pk__lte=first)[skip:skip + stop - start])
 
 
+class CountedRows(CountedIds):
+    """CountedIds whose pages are the open-data rows themselves: a page of the unfiltered or
+    modality list at a stride's start (every page of OPEN_DATA_PAGE rows) is one keyset query
+    for its rows (GRANTS_OPEN_DATA_PAGE); a search, another page size or a page between strides
+    takes the ids and then their rows."""
+
+    def __getitem__(self, item):
+        if (not self.q and isinstance(item, slice) and not item.step and item.start is not None
+                and item.stop is not None and self.STRIDE == registry.OPEN_DATA_PAGE):
+            total, firsts = self.page_index()
+            start, stop = max(item.start, 0), min(item.stop, total)
+            if start >= stop:
+                return []
+            if start % self.STRIDE == 0 and stop - start <= self.STRIDE:
+                rows = registry.call(registry.GRANTS_OPEN_DATA_PAGE, firsts[start // self.STRIDE], self.modality)
+                return rows[: stop - start]
+        ids = super().__getitem__(item)
+        return open_data_rows(list(ids))
+
+
 # --- verification -------------------------------------------------------------------------
 @dataclass
 class Verification:

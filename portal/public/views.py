@@ -233,7 +233,7 @@ class TransparencyView(View):
         modality = request.GET.get("modality") or ""
         if modality not in pack.modalities:
             modality = ""
-        page_obj = Paginator(selectors.CountedIds(q, modality), 50).get_page(request.GET.get("page"))
+        page_obj = Paginator(selectors.CountedRows(q, modality), 50).get_page(request.GET.get("page"))
         # what each cell shows, made here: 50 rows of filters (the date one above all) were most
         # of a deep page's time, and every deep page is built (each is asked once or twice)
         rows = [
@@ -245,7 +245,7 @@ class TransparencyView(View):
                 "plate_shown": row["plate"] or "—",
                 "stand_shown": row["stand"] or "—",
             }
-            for row in selectors.open_data_rows(list(page_obj.object_list))
+            for row in page_obj.object_list
         ]
         filters = {k: v for k, v in (("q", q), ("modality", modality)) if v}
         ctx = {

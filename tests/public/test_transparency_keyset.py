@@ -120,3 +120,55 @@ def test_another_process_reads_the_index_from_the_shared_cache(many):
         assert other.count() == 51 and list(other[0:7]) == expected
     passes = [q for q in queries if "ORDER BY" in q["sql"] and "LIMIT" not in q["sql"]]
     assert passes == [] and len(queries) == 1  # the page's own slice
+
+
+@pytest.fixture
+def stride_of_a_page(alegre, monkeypatch):
+    """Grants enough for three pages of OPEN_DATA_PAGE rows (the stride as in production)."""
+    from portal import registry
+
+    monkeypatch.setattr(registry, "OPEN_DATA_PAGE", 4)  # pages of four rows, strides of four ids
+    monkeypatch.setattr(selectors.CountedIds, "STRIDE", 4)
+    selectors.CountedIds._indexes.clear()
+    import licensing.portal_providers as providers
+
+    providers._open_data_page_lookup.cache_clear()
+    today = alegre.today()
+    rows = []
+    for i in range(11):
+        holder = UserFactory(name=f"Titular {i}")
+        rows.append(Authorization(
+            number=f"{700 + i:06d}/{today.year}", act_name="Autorização", modality="mototaxi" if i % 3 else "taxi",
+            holder=holder, vehicle=VehicleFactory(owner=holder), status="cancelled" if i == 5 else "active",
+            issued_at=timezone.now() - timedelta(days=i), valid_from=today, valid_until=today + timedelta(days=900),
+            verification_code=f"ROWS-{i:04d}-TEST", legal_basis="teste"))
+    Authorization.objects.bulk_create(rows)
+    forget_grants_fingerprint()
+    yield
+    providers._open_data_page_lookup.cache_clear()
+
+
+@pytest.mark.parametrize("modality", ["", "mototaxi"])
+def test_a_page_of_rows_by_keyset_is_the_rows_of_the_ids_page(stride_of_a_page, modality):
+    ids = selectors.CountedIds(modality=modality)
+    rows = selectors.CountedRows(modality=modality)
+    total = ids.count()
+    assert total == (10 if not modality else 6)
+    for start in range(0, total, 4):
+        with CaptureQueriesContext(connection) as queries:
+            page = rows[start:min(start + 4, total)]
+        assert page == selectors.open_data_rows(list(ids[start:min(start + 4, total)]))
+        assert len(queries) == 1  # the rows by keyset, once the index is read
+    # a page between strides, or of another size: the ids, then their rows
+    assert rows[1:3] == selectors.open_data_rows(list(ids[1:3]))
+    assert rows[0:total] == selectors.open_data_rows(list(ids[0:total]))
+
+
+def test_the_rows_of_the_page_escape_what_they_show(alegre, client):
+    from portal.templatetags.portal_tags import transparency_rows
+
+    html = transparency_rows([{"number": "001/2026", "modality_label": "Táxi", "holder": "<b>Ana</b> & 'Cia'",
+                               "plate_shown": "—", "valid_until_shown": "01/02/2027", "stand_shown": "—",
+                               "status": "active", "status_label": "ativa"}])
+    assert html == ("<tr><td>001/2026</td><td>Táxi</td><td>&lt;b&gt;Ana&lt;/b&gt; &amp; &#x27;Cia&#x27;</td><td>—</td>"
+                    "<td>01/02/2027</td><td>—</td><td><span class=\"badge status-badge status-active\">ativa</span></td></tr>")
