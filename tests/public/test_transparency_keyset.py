@@ -158,7 +158,8 @@ def test_a_page_of_rows_by_keyset_is_the_rows_of_the_ids_page(stride_of_a_page, 
         with CaptureQueriesContext(connection) as queries:
             page = rows[start:min(start + 4, total)]
         assert page == selectors.open_data_rows(list(ids[start:min(start + 4, total)]))
-        assert len(queries) == 1  # the rows by keyset, once the index is read
+        sent = [q["sql"] for q in queries if not q["sql"].startswith(("PREPARE", "SELECT set_config"))]
+        assert len(sent) == 1  # the rows by keyset, once the index is read (PostgreSQL: prepared once)
     # a page between strides, or of another size: the ids, then their rows
     assert rows[1:3] == selectors.open_data_rows(list(ids[1:3]))
     assert rows[0:total] == selectors.open_data_rows(list(ids[0:total]))
