@@ -128,7 +128,7 @@ def direct_verification(request, code: str) -> tuple[int, bytes] | None:
     """VerifyView's answer for portal.page_cache's direct lane: the same throttle (a refused
     client goes through the stack, which answers the 429), the same data, rendered by the same
     JSON renderer; None for whatever else the stack would negotiate (the browsable API)."""
-    if request.META.get("HTTP_ACCEPT", "") not in _JSON_ACCEPTS:
+    if request.META.get("HTTP_ACCEPT", "") not in _JSON_ACCEPTS or regulation.current(required=False) is None:
         return None
     if not WindowScopedRateThrottle().allow_request(request, VerifyView):
         return None
