@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
@@ -98,6 +99,57 @@ class ResilientRedisCache(RedisCache):
             logger.warning("Redis indisponível (%s): cache em memória local por %ss.", exc, RETRY_SECONDS)
             return _local_hit(self._fallback, key, seconds)
 
+    def hit_later(self, key: str, seconds: int) -> Callable[[], int]:
+        """hit(), sent now and read when the returned function is called: the caller does its
+        own round trip (the database) meanwhile, so that one request waits for the two at once.
+        The function must be called (it reads the reply and gives the connection back)."""
+        if self.in_fallback():
+            count = _local_hit(self._fallback, key, seconds)
+            return lambda: count
+        try:
+            redis_key = self.make_and_validate_key(key)
+            client = self._cache.get_client(redis_key, write=True)
+            script = self._hit_scripts.get(id(client))
+            if script is None:
+                script = self._hit_scripts[id(client)] = client.register_script(HIT_SCRIPT)
+            pool = client.connection_pool
+            conn = pool.get_connection()
+        except self._errors as exc:
+            return self._hit_down(exc, key, seconds)
+        try:
+            conn.send_command("EVALSHA", script.sha, 1, redis_key, seconds)
+        except self._errors as exc:
+            pool.release(conn)
+            return self._hit_down(exc, key, seconds)
+        done: list[int] = []
+
+        def read() -> int:
+            if done:
+                return done[0]
+            import redis
+
+            try:
+                try:
+                    count = int(conn.read_response())
+                except redis.exceptions.NoScriptError:  # a Redis restarted since the script was loaded
+                    conn.send_command("EVAL", HIT_SCRIPT, 1, redis_key, seconds)
+                    count = int(conn.read_response())
+            except self._errors as exc:
+                conn.disconnect()  # a reply may still be on its way: never hand this socket out again
+                count = self._hit_down(exc, key, seconds)()
+            finally:
+                pool.release(conn)
+            done.append(count)
+            return count
+
+        return read
+
+    def _hit_down(self, exc: BaseException, key: str, seconds: int) -> Callable[[], int]:
+        self._down_until = time.monotonic() + RETRY_SECONDS
+        logger.warning("Redis indisponível (%s): cache em memória local por %ss.", exc, RETRY_SECONDS)
+        count = _local_hit(self._fallback, key, seconds)
+        return lambda: count
+
     def add(self, *a, **k):
         return self._call("add", *a, **k)
 
@@ -162,6 +214,18 @@ def window_hit(key: str, seconds: int) -> int:
     return _local_hit(cache, key, seconds)
 
 
+def window_hit_later(key: str, seconds: int) -> Callable[[], int]:
+    """window_hit() sent now, its count read when the returned function is called (which the
+    caller must do, in a ``finally``)."""
+    from django.core.cache import caches
+
+    cache = caches["default"]
+    if isinstance(cache, ResilientRedisCache):
+        return cache.hit_later(key, seconds)
+    count = _local_hit(cache, key, seconds)
+    return lambda: count
+
+
 def request_window_hit(request, key: str, seconds: int) -> int:
     """window_hit() once per request and key: a request that portal.page_cache's direct lane
     counted and then handed to the stack (the first of its kind in a process) is not counted
@@ -171,6 +235,22 @@ def request_window_hit(request, key: str, seconds: int) -> int:
     if key not in counted:
         counted[key] = window_hit(key, seconds)
     return counted[key]
+
+
+def request_window_hit_later(request, key: str, seconds: int) -> Callable[[], int]:
+    """request_window_hit() sent now and read later (window_hit_later)."""
+    request = getattr(request, "_request", request)  # DRF's Request: the Django request under it
+    counted = request.__dict__.setdefault("_window_hits", {})
+    if key in counted:
+        count = counted[key]
+        return lambda: count
+    pending = window_hit_later(key, seconds)
+
+    def read() -> int:
+        counted[key] = pending()
+        return counted[key]
+
+    return read
 
 
 def redis_status() -> str:

@@ -9,6 +9,7 @@ request time (overridable in tests).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 
@@ -39,19 +40,26 @@ class WindowScopedRateThrottle(ClientIpIdentMixin, ScopedRateThrottle):
     For the public lookups under heavy traffic (verification by code)."""
 
     def allow_request(self, request, view):
-        from portal.cache import request_window_hit
+        return self.allow_request_later(request, view)()
+
+    def allow_request_later(self, request, view) -> Callable[[], bool]:
+        """allow_request() with the hit sent now and the answer read when the returned function
+        is called (which the caller must do): the caller's own round trip runs meanwhile."""
+        from portal.cache import request_window_hit_later
 
         self.scope = getattr(view, self.scope_attr, None)
         if not self.scope:
-            return True
+            return lambda: True
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
         if self.num_requests is None:
-            return True
+            return lambda: True
         bucket = int(time.time() // self.duration)
         self.window_end = (bucket + 1) * self.duration
         key = f"throttle-window:{self.scope}:{self.get_ident(request)}:{bucket}"
-        return request_window_hit(request, key, self.duration + 1) <= self.num_requests
+        count = request_window_hit_later(request, key, self.duration + 1)
+        limit = self.num_requests
+        return lambda: count() <= limit
 
     def wait(self):
         return max(self.window_end - time.time(), 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import cache
@@ -37,11 +38,18 @@ def _rate(scope: str) -> tuple[int, int]:
 
 def throttled(request, scope: str) -> bool:
     """True when this IP exceeded the scope's rate (same rates as the API's ScopedRateThrottle)."""
-    from portal.cache import request_window_hit
+    return throttled_later(request, scope)()
+
+
+def throttled_later(request, scope: str) -> Callable[[], bool]:
+    """throttled() with the hit sent now and the answer read when the returned function is
+    called (which the caller must do): the caller's own round trip runs meanwhile."""
+    from portal.cache import request_window_hit_later
 
     limit, window = _rate(scope)
     bucket = int(time.time() // window)
-    return request_window_hit(request, f"html-throttle:{scope}:{client_ip(request)}:{bucket}", window + 1) > limit
+    count = request_window_hit_later(request, f"html-throttle:{scope}:{client_ip(request)}:{bucket}", window + 1)
+    return lambda: count() > limit
 
 
 def _anonymous(request) -> bool:

@@ -23,7 +23,7 @@ from portal import page_cache, regulation
 from portal.forms import CheckPdfForm
 from portal.issued import identical_to_issued, sha256_hex
 from portal.public import charts, selectors
-from portal.public.http import cached_page, public_cache, throttled
+from portal.public.http import cached_page, public_cache, throttled, throttled_later
 
 MONTH_ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
 
@@ -175,9 +175,15 @@ def direct_verification_page(request, code: str) -> tuple[int, bytes] | None:
     lookup and the same page; None until this process's stack has rendered the layout."""
     pack = regulation.current(required=False)
     layout = _layout(request, create=False) if pack is not None else None
-    if layout is None or throttled(request, "verify"):
+    if layout is None:
         return None
-    result = selectors.verify_by_code(code, pack)
+    refused = throttled_later(request, "verify")
+    try:  # the lookup runs while the throttle's hit is on its way (one wait for the two)
+        result = selectors.verify_by_code(code, pack)
+    finally:
+        over = refused()
+    if over:
+        return None
     return (200 if result else 404), _verification_html(layout, code, result, pack).encode()
 
 
