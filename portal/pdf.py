@@ -128,9 +128,10 @@ def qr_png_data_uri(data: str, *, module_px: int = 8) -> str:
     verification link); a PNG is decoded in a fraction of that. The mask is fixed (pattern 0,
     any of the 8 is valid for readers: ISO/IEC 18004 §7.8) so that qrcode does not score all
     eight, and 8 px per module prints at over 300 dpi in the 20 mm of the footer.
-    ``module_px=1`` gives one pixel per module, for an image drawn with ``image-rendering:
-    pixelated`` (the PDF's /Interpolate false): every module a sharp square at any zoom, and a
-    thousandth of the pixels for WeasyPrint to decode and re-encode."""
+    ``module_px=4`` (the grant documents' footer, drawn with ``image-rendering: pixelated``)
+    is a sixteenth of the pixels and still about 200 ppi in 20 mm. Not 1 px per module: viewers
+    and rasterizers that smooth images anyway (poppler does, /Interpolate false or not) blur a
+    37-pixel image drawn at 20 mm so much that at 150 dpi zbar no longer decodes it."""
     code = qrcode.QRCode(box_size=module_px, border=2, mask_pattern=0)
     code.add_data(data)
     code.make(fit=True)
