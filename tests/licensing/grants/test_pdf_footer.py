@@ -79,3 +79,27 @@ def test_page_count_on_a_grant_act_of_several_pages(load_pack, tmp_path, monkeyp
     assert total >= 2
     assert all(f"Página {n} de {total}" in text for n in range(1, total + 1))
     assert _decoded_qr(pdf, tmp_path) == verification_url(auth.verification_code)
+
+
+@pytest.mark.django_db
+def test_freezing_an_alvara_reads_what_it_prints_with_it(load_pack):
+    """The worker freezes each alvará of a batch after the commit: the alvará, its person, grant,
+    holder and vehicle come in one query, not one query each."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from licensing.grants.tasks import freeze_grant_document
+
+    load_pack("itagiba")
+    holder = UserFactory(name="Maria Rodapé")
+    auth, alvaras = issue_authorization(holder=holder, vehicle=VehicleFactory(owner=holder))
+    from portal.models import IssuedDocument
+
+    # the test's transaction never commits: the on_commit freeze has not run, nothing is stored yet
+    assert not IssuedDocument.objects.filter(kind="alvara").exists()
+    with CaptureQueriesContext(connection) as queries:
+        assert freeze_grant_document("alvara", alvaras[0].pk)
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    for table in ("portal_user", "fleet_vehicle", "licensing_authorization"):
+        assert not any(re.match(rf'SELECT .* FROM "{table}"', sql) for sql in reads), table
+    assert IssuedDocument.objects.filter(kind="alvara", object_id=str(alvaras[0].pk)).exists()
