@@ -103,3 +103,29 @@ def test_freezing_an_alvara_reads_what_it_prints_with_it(load_pack):
     for table in ("portal_user", "fleet_vehicle", "licensing_authorization"):
         assert not any(re.match(rf'SELECT .* FROM "{table}"', sql) for sql in reads), table
     assert IssuedDocument.objects.filter(kind="alvara", object_id=str(alvaras[0].pk)).exists()
+
+
+def test_render_pauses_the_garbage_collector_only_while_it_renders(monkeypatch):
+    import gc
+
+    from weasyprint import HTML
+
+    from portal.pdf import render_pdf
+
+    seen = []
+    write_pdf = HTML.write_pdf
+
+    def spy(self, *args, **kwargs):
+        seen.append(gc.isenabled())
+        return write_pdf(self, *args, **kwargs)
+
+    monkeypatch.setattr(HTML, "write_pdf", spy)
+    assert gc.isenabled()
+    assert render_pdf("licensing/pdf/one_line.html", {}).startswith(b"%PDF")
+    assert seen == [False] and gc.isenabled()
+    gc.disable()  # someone else's choice is kept
+    try:
+        render_pdf("licensing/pdf/one_line.html", {})
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
