@@ -27,7 +27,7 @@ def _base(pack, *, title: str, number: str = "", legal_basis: str = "", code: st
            "legal_basis": legal_basis, "generated_at": timezone.localtime(timezone.now(), pack.tz)}
     if code:
         url = verification_url(code)
-        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_png_data_uri(url, module_px=1)})
+        ctx.update({"verification_code": code, "verify_url": url, "qr": qr_png_data_uri(url, module_px=4)})
     return ctx
 
 
