@@ -6,6 +6,7 @@ licensing provides the grants, quotas and their statistics, enforcement the auto
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date
@@ -97,8 +98,12 @@ class CountedIds:
 
     def __init__(self, q: str = "", modality: str = ""):
         self.q, self.modality = q, modality
-        self.ids = current_grant_ids(q, modality)
         self._index: tuple[int, list[int]] | None = None
+
+    @functools.cached_property
+    def ids(self):
+        """The ids' queryset, built when used: a keyset page of rows (CountedRows) needs none."""
+        return current_grant_ids(self.q, self.modality)
 
     def _slot(self) -> tuple:
         """Which list this is: the municipality (the index is kept in the process, outside the
