@@ -23,7 +23,7 @@ os.environ.setdefault("DATABASE_URL", f"sqlite:///{_db}")
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("SECRET_KEY", "bench-only")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,.localhost")
 
 
 def _timed(func, repeat: int) -> float:
@@ -47,7 +47,7 @@ def main() -> int:
 
     from enforcement import selectors, services
     from enforcement.models import Infraction
-    from portal import regulation
+    from portal import regulation, tenancy
     from portal.models import StaffAssignment
     from portal.roles import Role
     from tests.factories import UserFactory, VehicleFactory, issue_authorization
@@ -56,7 +56,8 @@ def main() -> int:
     # The pack whose recidivism doubles progressively (the costliest judgement), and one of
     # its infractions whose fine has a value.
     for slug in regulation.available_packs():
-        regulation.load_pack(slug)
+        loaded = regulation.load_pack(slug)
+        tenancy.set_current((loaded.municipality_id, slug))  # every record belongs to the municipality
         if regulation.current().value("recidivism.mode") == "progressive":
             break
     pack = regulation.current()
@@ -105,9 +106,14 @@ def main() -> int:
     while Infraction.objects.count() < 600:
         baseline_insert()
     t_lookup = _timed(lambda: selectors.vehicle_status(plate, pack.today()), 50)
-    client = APIClient()
+    client = APIClient(HTTP_HOST=f"{slug}.localhost")  # the municipality's own host (portal.tenant_hosts)
     client.force_authenticate(clerk)
-    t_list = _timed(lambda: client.get("/api/v1/infractions/"), 30)
+
+    def api_list():
+        response = client.get("/api/v1/infractions/")
+        assert response.status_code == 200 and len(response.json()["results"]) == 50, response.status_code
+
+    t_list = _timed(api_list, 30)
     print(f"baseline INSERT {base_insert * 1000:.2f} ms, SELECT {base_select * 1000:.2f} ms")
     print(f"issue auto            ×{t_issue / base_insert:6.1f} of INSERT")
     print(f"judge (recidivism)    ×{t_judge / base_insert:6.1f} of INSERT (up to 100 earlier autos of the holder)")
