@@ -39,8 +39,8 @@ class PortalConfig(AppConfig):
         from portal.public.views import direct_verification_page
 
         # verification by code: every QR code is new to the cache (portal.page_cache, direct answers)
-        page_cache.direct_route("api-verify", "code", direct_verification)
-        page_cache.direct_route("public-verify-code", "code", direct_verification_page)
+        page_cache.direct_route("api-verify", direct_verification, kwarg="code")
+        page_cache.direct_route("public-verify-code", direct_verification_page, kwarg="code")
 
         from portal import registry
 

@@ -143,15 +143,17 @@ def _remember_locally(key: str, expires: float, entry: tuple) -> None:
 
 
 # --- direct answers -------------------------------------------------------------------------
-DirectAnswer = Callable[..., "tuple[int, bytes] | None"]  # (request, **url kwargs) → (status, body)
+DirectAnswer = Callable[..., "tuple[int, bytes] | None"]  # (request, **arguments) → (status, body)
 HEADER_TEMPLATES_KEPT = 512
+_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
 
 
 @dataclass
 class DirectRoute:
     url_name: str
-    kwarg: str  # the one URL argument, taken as a path segment
     answer: DirectAnswer
+    kwarg: str | None = None  # the route's one URL argument (a path segment), if it has one
+    query: str | None = None  # the one query parameter it may take: a page number
     pattern: re.Pattern | None = None  # from the URLconf, at first use (reverse needs it loaded)
 
 
@@ -159,33 +161,45 @@ _routes: list[DirectRoute] = []
 _header_templates: OrderedDict[tuple, list[tuple[str, str]]] = OrderedDict()
 
 
-def direct_route(url_name: str, kwarg: str, answer: DirectAnswer) -> None:
-    """Answer the anonymous GETs of ``url_name`` (one argument ``kwarg``, no query string) with
-    ``answer(request, **{kwarg: value})`` when they miss the cache. ``answer`` returns the status
-    and the body the route's view would give, or None to let the whole stack answer."""
+def direct_route(url_name: str, answer: DirectAnswer, *, kwarg: str | None = None, query: str | None = None) -> None:
+    """Answer the anonymous GETs of ``url_name`` when they miss the cache with
+    ``answer(request, **arguments)``: its URL argument ``kwarg`` (a path segment) and, when
+    given, the query parameter ``query`` as a page number (``?page=12``; any other query string
+    goes through the stack). ``answer`` returns the status and the body the route's view would
+    give, or None to let the whole stack answer."""
     if not any(r.url_name == url_name for r in _routes):
-        _routes.append(DirectRoute(url_name, kwarg, answer))
+        _routes.append(DirectRoute(url_name, answer, kwarg, query))
 
 
 def _route_pattern(route: DirectRoute) -> re.Pattern:
     if route.pattern is None:
         from django.urls import reverse
 
-        marker = "__direct__"
-        path = reverse(route.url_name, kwargs={route.kwarg: marker})
         # the path as the URLconf builds it (with the script prefix, like request.path)
-        head, _, tail = path.partition(marker)
-        route.pattern = re.compile(f"^{re.escape(head)}(?P<value>[^/]+){re.escape(tail)}$")
+        if route.kwarg is None:
+            route.pattern = re.compile(f"^{re.escape(reverse(route.url_name))}$")
+        else:
+            marker = "__direct__"
+            head, _, tail = reverse(route.url_name, kwargs={route.kwarg: marker}).partition(marker)
+            route.pattern = re.compile(f"^{re.escape(head)}(?P<value>[^/]+){re.escape(tail)}$")
     return route.pattern
 
 
-def _direct_match(request) -> tuple[DirectRoute, str] | tuple[None, None]:
-    if not _routes or request.META.get("QUERY_STRING") or getattr(request, "urlconf", None) is not None:
+def _direct_match(request) -> tuple[DirectRoute, dict] | tuple[None, None]:
+    if not _routes or getattr(request, "urlconf", None) is not None:
         return None, None
+    query = request.META.get("QUERY_STRING", "")
     for route in _routes:
         found = _route_pattern(route).match(request.path)
-        if found:
-            return route, found.group("value")
+        if not found:
+            continue
+        arguments = {route.kwarg: found.group("value")} if route.kwarg else {}
+        if query:
+            name, _, number = query.partition("=")
+            if route.query is None or name != route.query or not _NUMBER.fullmatch(number):
+                return None, None
+            arguments[route.query] = int(number)
+        return route, arguments
     return None, None
 
 
@@ -206,8 +220,8 @@ def _learn_headers(request, route: DirectRoute, response) -> None:
             _header_templates.popitem(last=False)
 
 
-def _direct(request, route: DirectRoute, value: str) -> HttpResponse | None:
-    answered = route.answer(request, **{route.kwarg: value})
+def _direct(request, route: DirectRoute, arguments: dict) -> HttpResponse | None:
+    answered = route.answer(request, **arguments)
     if answered is None:
         return None
     status, body = answered
@@ -237,10 +251,10 @@ class PublicPageCacheMiddleware:
         local = _local.get(key)
         if local is not None and local[0] > now:
             return _replay(local[1])
-        route, value = _direct_match(request)
+        route, arguments = _direct_match(request)
         if route is not None:
             # not read from nor written to the shared cache: the lookup costs about a round trip
-            response = _direct(request, route, value)
+            response = _direct(request, route, arguments)
             if response is not None:
                 seconds = _storable(response)
                 if seconds:

@@ -99,7 +99,7 @@ class VerifyCodeView(View):
             result = selectors.verify_by_code(code, pack)
             status = 200 if result else 404
             if page_cache.anonymous(request):
-                return HttpResponse(_verification_html(_layout(request, create=True), code, result, pack),
+                return HttpResponse(_verification_html(_verification_layout(request, create=True), code, result, pack),
                                     status=status)
             return render(request, "public/verify.html", {**_verification_context(code, result), "pack": pack},
                           status=status)
@@ -114,48 +114,60 @@ def _verification_context(code: str, result) -> dict:
     return {"q": code, "results": [result] if result else [], "searched": True, "direct": True}
 
 
-# The verification page by code, for anonymous visitors: its layout (the gov.br header, menu and
-# footer, the search form) is the same for every code, and rendering it was most of the page's
-# time. It is rendered once per host, language negotiation and data stamp (portal.page_cache:
-# municipality, pack version, local date, newest grant and audit entry) with two slots, and each
-# page is that layout with the code and the results section put in — the same bytes as the whole
-# template (tests/public/test_verify_direct.py), on the stack and on the direct lane alike.
-_CODE_SLOT = "\ue000code\ue000"
-_RESULTS_SLOT = "\ue000results\ue000"
+# Public pages whose layout is the same for every request of a kind, for anonymous visitors:
+# the verification page by code (the gov.br header, menu and footer and the search form are the
+# same for every code) and the unfiltered transparency list (the same for every page number but
+# its rows and its pagination). Rendering the layout was most of such a page's time. It is
+# rendered once per host, language negotiation and data stamp (portal.page_cache: municipality,
+# pack version, local date, newest grant and audit entry) with marked slots, and each page is
+# that layout with its parts put in — the same bytes as the whole template
+# (tests/public/test_verify_direct.py, test_transparency_direct.py), on the stack and on the
+# page cache's direct lane alike.
+_SLOT = "\ue000{}\ue000"
 LAYOUTS_KEPT = 256
 
 
 @dataclass(frozen=True)
 class _Layout:
-    head: str  # up to the code in the search box
-    middle: str  # between the code and the results section
-    tail: str
+    parts: tuple[str, ...]  # the page around its slots, in their order
     language: str | None  # what the stack had active when it rendered the layout
     tz: tzinfo
+
+    def fill(self, *values: str) -> str:
+        out = [self.parts[0]]
+        for value, part in zip(values, self.parts[1:], strict=True):
+            out += (value, part)
+        return "".join(out)
 
 
 _layouts: OrderedDict[tuple, _Layout] = OrderedDict()
 _layouts_lock = threading.Lock()
 
 
-def _layout_key(request) -> tuple:
+def _layout_key(request, template: str, extra: tuple) -> tuple:
     meta = request.META
-    return (meta.get("HTTP_HOST", ""), meta.get("SCRIPT_NAME", ""), meta.get("HTTP_ACCEPT_LANGUAGE", ""),
-            request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""), page_cache.stamp())
+    return (template, extra, meta.get("HTTP_HOST", ""), meta.get("SCRIPT_NAME", ""),
+            meta.get("HTTP_ACCEPT_LANGUAGE", ""), request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
+            page_cache.stamp())
 
 
-def _layout(request, *, create: bool) -> _Layout | None:
-    """The layout for this request, rendered through the request's own stack when ``create``."""
-    key = _layout_key(request)
+def _layout(request, template: str, context: dict, slots: tuple[str, ...], *, extra: tuple = (),
+            create: bool) -> _Layout | None:
+    """The layout of ``template`` for this request, rendered through the request's own stack
+    when ``create``: ``context`` holds each of ``slots`` (names, in the order they appear in
+    the page) as its marker. ``extra``: what else the layout shows that may change."""
+    key = _layout_key(request, template, extra)
     layout = _layouts.get(key)
     if layout is not None or not create:
         return layout
-    slot = mark_safe(_RESULTS_SLOT)  # noqa: S308 - a constant marker, replaced before any page leaves
-    html = render_to_string("public/verify.html", {**_verification_context(_CODE_SLOT, None), "results_slot": slot},
-                            request=request)
-    head, _, rest = html.partition(_CODE_SLOT)
-    middle, _, tail = rest.partition(_RESULTS_SLOT)
-    layout = _Layout(head, middle, tail, translation.get_language(), timezone.get_current_timezone())
+    html = render_to_string(template, context, request=request)
+    parts, rest = [], html
+    for name in slots:
+        before, found, rest = rest.partition(_SLOT.format(name))
+        if not found:
+            raise ValueError(f"layout de {template}: a marca {name} não está na página")
+        parts.append(before)
+    layout = _Layout((*parts, rest), translation.get_language(), timezone.get_current_timezone())
     with _layouts_lock:
         _layouts[key] = layout
         while len(_layouts) > LAYOUTS_KEPT:
@@ -163,10 +175,19 @@ def _layout(request, *, create: bool) -> _Layout | None:
     return layout
 
 
+def _marker(name: str):
+    return mark_safe(_SLOT.format(name))  # noqa: S308 - a constant marker, replaced before any page leaves
+
+
+def _verification_layout(request, *, create: bool) -> _Layout | None:
+    context = {**_verification_context(_SLOT.format("code"), None), "results_slot": _marker("results")}
+    return _layout(request, "public/verify.html", context, ("code", "results"), create=create)
+
+
 def _verification_html(layout: _Layout, code: str, result, pack) -> str:
     with translation.override(layout.language), timezone.override(layout.tz):
         results = render_to_string("public/_verify_results.html", {**_verification_context(code, result), "pack": pack})
-    return f"{layout.head}{escape(code)}{layout.middle}{results}{layout.tail}"
+    return layout.fill(escape(code), results)
 
 
 def direct_verification_page(request, code: str) -> tuple[int, bytes] | None:
@@ -174,7 +195,7 @@ def direct_verification_page(request, code: str) -> tuple[int, bytes] | None:
     the cache): the same throttle (a refused client goes through the stack and its 429), the same
     lookup and the same page; None until this process's stack has rendered the layout."""
     pack = regulation.current(required=False)
-    layout = _layout(request, create=False) if pack is not None else None
+    layout = _verification_layout(request, create=False) if pack is not None else None
     if layout is None:
         return None
     refused = throttled_later(request, "verify")
