@@ -36,11 +36,13 @@ class PortalConfig(AppConfig):
         )
         from portal import page_cache
         from portal.public.api import direct_verification
-        from portal.public.views import direct_verification_page
+        from portal.public.views import direct_transparency_page, direct_verification_page
 
         # verification by code: every QR code is new to the cache (portal.page_cache, direct answers)
         page_cache.direct_route("api-verify", direct_verification, kwarg="code")
         page_cache.direct_route("public-verify-code", direct_verification_page, kwarg="code")
+        # the transparency list: every deep page is asked once or twice
+        page_cache.direct_route("public-transparency", direct_transparency_page, query="page")
 
         from portal import registry
 

@@ -260,32 +260,78 @@ class TransparencyView(View):
         modality = request.GET.get("modality") or ""
         if modality not in pack.modalities:
             modality = ""
-        page_obj = Paginator(selectors.CountedRows(q, modality), 50).get_page(request.GET.get("page"))
-        # what each cell shows, made here: 50 rows of filters (the date one above all) were most
-        # of a deep page's time, and every deep page is built (each is asked once or twice)
-        rows = [
-            {
-                **row,
-                "modality_label": pack.modality_label(row["modality"]),
-                "status_label": selectors.STATUS_LABELS.get(row["status"], row["status"]),
-                "valid_until_shown": f"{date.fromisoformat(row['valid_until']):%d/%m/%Y}",
-                "plate_shown": row["plate"] or "—",
-                "stand_shown": row["stand"] or "—",
-            }
-            for row in page_obj.object_list
-        ]
+        page_obj = Paginator(selectors.CountedRows(q, modality), TRANSPARENCY_PAGE).get_page(request.GET.get("page"))
+        if not q and not modality and page_cache.anonymous(request):  # the whole list: one layout
+            layout = _transparency_layout(request, pack, page_obj.paginator.count, create=True)
+            return HttpResponse(_transparency_html(layout, page_obj, pack))
         filters = {k: v for k, v in (("q", q), ("modality", modality)) if v}
         ctx = {
+            **_transparency_context(pack, page_obj.paginator.count, q=q, modality=modality,
+                                    querystring=urlencode(filters)),
             "page_obj": page_obj,
-            "rows": rows,
-            "q": q,
-            "modality": modality,
-            "modalities": [(m, pack.modality_label(m)) for m in selectors.modalities(pack)],
-            "querystring": urlencode(filters),
-            "total": page_obj.paginator.count,
-            "crumbs": section_crumbs(),
+            "rows": _transparency_rows(page_obj, pack),
         }
         return render(request, "public/transparency.html", ctx)
+
+
+TRANSPARENCY_PAGE = 50
+
+
+def _transparency_rows(page_obj, pack) -> list[dict]:
+    # what each cell shows, made here: 50 rows of filters (the date one above all) were most
+    # of a deep page's time, and every deep page is built (each is asked once or twice)
+    return [
+        {
+            **row,
+            "modality_label": pack.modality_label(row["modality"]),
+            "status_label": selectors.STATUS_LABELS.get(row["status"], row["status"]),
+            "valid_until_shown": f"{date.fromisoformat(row['valid_until']):%d/%m/%Y}",
+            "plate_shown": row["plate"] or "—",
+            "stand_shown": row["stand"] or "—",
+        }
+        for row in page_obj.object_list
+    ]
+
+
+def _transparency_context(pack, total: int, *, q: str = "", modality: str = "", querystring: str = "") -> dict:
+    return {
+        "q": q,
+        "modality": modality,
+        "modalities": [(m, pack.modality_label(m)) for m in selectors.modalities(pack)],
+        "querystring": querystring,
+        "total": total,
+        "crumbs": section_crumbs(),
+    }
+
+
+def _transparency_layout(request, pack, total: int, *, create: bool) -> _Layout | None:
+    """The unfiltered list's page around its rows and its pagination (the total is in it)."""
+    context = {**_transparency_context(pack, total), "rows_slot": _marker("rows"),
+               "pagination_slot": _marker("pagination")}
+    return _layout(request, "public/transparency.html", context, ("rows", "pagination"), extra=(total,),
+                   create=create)
+
+
+def _transparency_html(layout: _Layout, page_obj, pack) -> str:
+    with translation.override(layout.language), timezone.override(layout.tz):
+        rows = render_to_string("public/_transparency_rows.html", {"rows": _transparency_rows(page_obj, pack)})
+        pages = render_to_string("includes/pagination.html", {"page_obj": page_obj, "querystring": ""})
+    return layout.fill(rows, pages)
+
+
+def direct_transparency_page(request, page: int = 1) -> tuple[int, bytes] | None:
+    """TransparencyView's answer for portal.page_cache's direct lane: a page of the whole list
+    (``?page=N`` or none), the same rows and the same page; None until this process's stack has
+    rendered the layout at this total."""
+    pack = regulation.current(required=False)
+    if pack is None:
+        return None
+    listed = selectors.CountedRows()
+    layout = _transparency_layout(request, pack, listed.count(), create=False)
+    if layout is None:
+        return None
+    page_obj = Paginator(listed, TRANSPARENCY_PAGE).get_page(page)
+    return 200, _transparency_html(layout, page_obj, pack).encode()
 
 
 class QuotasView(View):

@@ -1,0 +1,111 @@
+"""The transparency list on the page cache's direct lane: a page of the whole list is the
+stack's own page (its layout rendered once, its rows and pagination put in), and only that."""
+
+from datetime import timedelta
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from licensing.models import Authorization
+from portal import page_cache
+from portal.public.http import forget_grants_fingerprint
+from tests.factories import UserFactory, VehicleFactory, issue_authorization
+
+NOT_COMPARED = {"date", "x-public-cache"}
+
+
+@pytest.fixture
+def cached(settings):
+    settings.PUBLIC_PAGE_CACHE = True
+    page_cache.clear_local()
+    forget_grants_fingerprint()
+    yield
+    page_cache.clear_local()
+
+
+@pytest.fixture
+def listed(alegre):
+    """Three pages of the list (110 current grants and a cancelled one)."""
+    issue_authorization(holder=UserFactory(name="Primeira Titular"))
+    today = alegre.today()
+    rows = []
+    for i in range(110):
+        holder = UserFactory(name=f"Titular <{i}> & Cia")
+        rows.append(Authorization(
+            number=f"{500 + i:06d}/{today.year}", act_name="Autorização", modality="taxi" if i % 3 else "mototaxi",
+            holder=holder, vehicle=VehicleFactory(owner=holder), status="cancelled" if i == 7 else "active",
+            issued_at=timezone.now() - timedelta(days=i), valid_from=today, valid_until=today + timedelta(days=400),
+            verification_code=f"TRAN-{i:04d}-LIST", legal_basis="teste"))
+    Authorization.objects.bulk_create(rows)
+    forget_grants_fingerprint()
+
+
+def _stack(client, settings, path):
+    settings.PUBLIC_PAGE_CACHE = False
+    try:
+        return client.get(path)
+    finally:
+        settings.PUBLIC_PAGE_CACHE = True
+
+
+def _headers(response) -> dict:
+    return {k.lower(): v for k, v in response.items() if k.lower() not in NOT_COMPARED}
+
+
+def test_a_page_of_the_list_is_answered_directly_as_the_stack_answers_it(cached, listed, client, settings):
+    first = client.get("/transparencia/?page=2")
+    assert "X-Public-Cache" not in first  # the stack, which renders the layout
+    for path in ("/transparencia/?page=3", "/transparencia/?page=1", "/transparencia/", "/transparencia/?page=99"):
+        direct = client.get(path)
+        assert direct["X-Public-Cache"] == "direct", path
+        stack = _stack(client, settings, path)
+        assert direct.status_code == stack.status_code == 200
+        assert direct.content == stack.content, path
+        assert _headers(direct) == _headers(stack)
+    body = client.get("/transparencia/?page=3").content.decode()
+    assert "Página 3 de 3" in body and "&lt;0&gt; &amp; Cia" in body and "<0>" not in body
+
+
+def test_the_page_is_the_whole_template(cached, listed, client):
+    """Put together from its layout, its rows and its pagination, the page is the template
+    rendered whole with the view's context."""
+    from django.core.paginator import Paginator
+
+    from portal import regulation
+    from portal.public import selectors
+    from portal.public.views import _transparency_context, _transparency_rows
+
+    stack = client.get("/transparencia/?page=3")
+    direct = client.get("/transparencia/?page=2")
+    assert direct["X-Public-Cache"] == "direct"
+    pack = regulation.current()
+    page_obj = Paginator(selectors.CountedRows(), 50).get_page(2)
+    whole = render_to_string("public/transparency.html", {
+        **_transparency_context(pack, page_obj.paginator.count), "page_obj": page_obj,
+        "rows": _transparency_rows(page_obj, pack)}, request=stack.wsgi_request)
+    assert direct.content.decode() == whole
+
+
+@pytest.mark.parametrize("query", ["page=abc", "page=0", "page=2&x=1", "q=Titular", "modality=taxi", "format=csv"])
+def test_anything_but_a_page_number_goes_through_the_stack(cached, listed, client, query):
+    client.get("/transparencia/?page=2")
+    response = client.get(f"/transparencia/?{query}")
+    assert response.status_code == 200 and "X-Public-Cache" not in response
+
+
+def test_a_new_grant_is_listed_at_once(cached, listed, client):
+    client.get("/transparencia/?page=2")
+    assert client.get("/transparencia/")["X-Public-Cache"] == "direct"
+    issue_authorization(holder=UserFactory(name="Recém Outorgada"))
+    fresh = client.get("/transparencia/")
+    assert "Recém Outorgada" in fresh.content.decode()  # a new layout (its total), by the stack
+    assert "<strong>111</strong>" in fresh.content.decode()  # 110 current before, one more
+    assert client.get("/transparencia/?page=3")["X-Public-Cache"] == "direct"
+
+
+def test_a_signed_in_person_never_takes_the_direct_lane(cached, listed, client, clerk):
+    client.get("/transparencia/?page=2")
+    client.force_login(clerk)
+    mine = client.get("/transparencia/?page=3")
+    assert "X-Public-Cache" not in mine and mine["Cache-Control"] == "private, no-store"
