@@ -25,11 +25,12 @@ correct and safe:
 A small per-process copy (``LOCAL_ENTRIES``) of the hottest answers saves the Redis round trip;
 its entries carry the same key, so they go stale with the data stamp like the shared ones.
 
-**Direct answers** (``direct_route``): a few public lookups whose every request is new to the
-cache — verification by code, where each QR code is asked once or twice and enumerating codes
-always misses — are answered here on a miss, by a function the route's own view also uses, from
-the database directly and without the rest of the stack (sessions, authentication, CSRF, CSP,
-the URL resolver, DRF), which cost more than the lookup itself. They stay the stack's answers:
+**Direct answers** (``direct_route``): a few public lookups whose requests are mostly new to
+the cache — verification by code, where each QR code is asked once or twice and enumerating
+codes always misses, and the pages of the transparency list — are answered here on a miss, by a
+function the route's own view also uses, from the database directly and without the rest of the
+stack (sessions, authentication, CSRF, CSP, the URL resolver, DRF), which cost more than the
+lookup itself. They stay the stack's answers:
 
 - the headers are the ones the whole stack gave to the same route, status and negotiation
   (Accept, Accept-Language, language cookie) on this host in this process — until it has
@@ -37,7 +38,7 @@ the URL resolver, DRF), which cost more than the lookup itself. They stay the st
 - the answer function decides what it can answer (a throttled client, an Accept it does not
   render, anything unusual: None, and the stack answers, with the same throttle's 429);
 - it is computed from the database on every miss, so it is never staler than the data; only
-  this process keeps a copy (for the same code asked again), under the same key as above.
+  this process keeps a copy (for the same request again), under the same key as above.
 """
 
 from __future__ import annotations
