@@ -187,7 +187,8 @@ def _route_pattern(route: DirectRoute) -> re.Pattern:
 
 
 def _direct_match(request) -> tuple[DirectRoute, dict] | tuple[None, None]:
-    if not _routes or getattr(request, "urlconf", None) is not None:
+    # a NUL byte is the stack's to refuse (portal.middleware.NullCharacterMiddleware: a 400)
+    if not _routes or getattr(request, "urlconf", None) is not None or "\x00" in request.path:
         return None, None
     query = request.META.get("QUERY_STRING", "")
     for route in _routes:

@@ -149,3 +149,11 @@ def test_one_municipality_never_answers_for_another(cached, two_municipalities):
         own = town.client_a.get(f"{prefix}{code_a2}/")
         assert own["X-Public-Cache"] == "direct" and own.status_code == 200
         assert "Outro de Alegre" in own.content.decode()
+
+
+@pytest.mark.parametrize("prefix", ["/api/v1/verify/", "/verificar/"])
+def test_a_nul_byte_is_the_stacks_400(cached, grants, client, prefix):
+    client.get(f"{prefix}{grants[0].verification_code}/")
+    client.get(f"{prefix}AAAA-BBBB-CCCC/")
+    response = client.get(f"{prefix}AB%00CD/")
+    assert response.status_code == 400 and "X-Public-Cache" not in response
