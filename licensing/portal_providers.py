@@ -160,12 +160,17 @@ def _open_data_dict(values: tuple) -> dict:
     }
 
 
+def _open_data_tuple(row: dict) -> tuple:
+    """A compiled lookup's row (a dict by column) as _open_data_values' tuple."""
+    return tuple(row[c] for c in _OPEN_DATA_COLUMNS)
+
+
 def open_data_rows(ids: list[int]) -> list[dict]:
     """The open-data rows of one page of the transparency list, in the order of ``ids``."""
     if not ids:
         return []
     if _is_postgresql():
-        found = {row["id"]: tuple(row[c] for c in _OPEN_DATA_COLUMNS) for row in _open_data_lookup().rows(list(ids))}
+        found = {row["id"]: _open_data_tuple(row) for row in _open_data_lookup().rows(list(ids))}
     else:
         found = {v[0]: v for v in _open_data_values(Authorization.objects.filter(pk__in=ids).order_by())}
     return [_open_data_dict(found[i]) for i in ids if i in found]
@@ -176,8 +181,7 @@ def open_data_page(first_id: int, modality: str = "") -> list[dict]:
     id <= ``first_id``, newest first, OPEN_DATA_PAGE of them — one statement compiled once per
     process (prepared on PostgreSQL), where the ids and then their rows took two queries built
     by the ORM on every page."""
-    return [_open_data_dict(tuple(row[c] for c in _OPEN_DATA_COLUMNS))
-            for row in _open_data_page_lookup(modality).rows(first_id)]
+    return [_open_data_dict(_open_data_tuple(row)) for row in _open_data_page_lookup(modality).rows(first_id)]
 
 
 @functools.lru_cache(maxsize=32)  # one per modality of the packs ("" for all)

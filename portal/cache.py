@@ -85,19 +85,7 @@ class ResilientRedisCache(RedisCache):
         """One more hit in the fixed window ``key`` (expires after ``seconds``): one round trip
         and one command (HIT_SCRIPT, by its SHA once Redis has it), where Django's incr costs
         EXISTS + INCR and add a third, and a pipeline costs as much Python as the round trip."""
-        if self.in_fallback():
-            return _local_hit(self._fallback, key, seconds)
-        try:
-            redis_key = self.make_and_validate_key(key)
-            client = self._cache.get_client(redis_key, write=True)
-            script = self._hit_scripts.get(id(client))
-            if script is None:
-                script = self._hit_scripts[id(client)] = client.register_script(HIT_SCRIPT)
-            return int(script(keys=[redis_key], args=[seconds]))
-        except self._errors as exc:
-            self._down_until = time.monotonic() + RETRY_SECONDS
-            logger.warning("Redis indisponível (%s): cache em memória local por %ss.", exc, RETRY_SECONDS)
-            return _local_hit(self._fallback, key, seconds)
+        return self.hit_later(key, seconds)()
 
     def hit_later(self, key: str, seconds: int) -> Callable[[], int]:
         """hit(), sent now and read when the returned function is called: the caller does its
@@ -206,12 +194,7 @@ def _local_hit(cache, key: str, seconds: int) -> int:
 
 def window_hit(key: str, seconds: int) -> int:
     """Count a hit in a fixed window of the default cache; the count so far, this one included."""
-    from django.core.cache import caches
-
-    cache = caches["default"]  # the instance (django.core.cache.cache is a proxy)
-    if isinstance(cache, ResilientRedisCache):
-        return cache.hit(key, seconds)
-    return _local_hit(cache, key, seconds)
+    return window_hit_later(key, seconds)()
 
 
 def window_hit_later(key: str, seconds: int) -> Callable[[], int]:
@@ -219,7 +202,7 @@ def window_hit_later(key: str, seconds: int) -> Callable[[], int]:
     caller must do, in a ``finally``)."""
     from django.core.cache import caches
 
-    cache = caches["default"]
+    cache = caches["default"]  # the instance (django.core.cache.cache is a proxy)
     if isinstance(cache, ResilientRedisCache):
         return cache.hit_later(key, seconds)
     count = _local_hit(cache, key, seconds)
@@ -230,11 +213,7 @@ def request_window_hit(request, key: str, seconds: int) -> int:
     """window_hit() once per request and key: a request that portal.page_cache's direct lane
     counted and then handed to the stack (the first of its kind in a process) is not counted
     again by the view's own throttle."""
-    request = getattr(request, "_request", request)  # DRF's Request: the Django request under it
-    counted = request.__dict__.setdefault("_window_hits", {})
-    if key not in counted:
-        counted[key] = window_hit(key, seconds)
-    return counted[key]
+    return request_window_hit_later(request, key, seconds)()
 
 
 def request_window_hit_later(request, key: str, seconds: int) -> Callable[[], int]:

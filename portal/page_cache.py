@@ -59,7 +59,7 @@ MAX_SECONDS = 300
 MAX_BODY = 512 * 1024
 LOCAL_ENTRIES = 256
 KEY_VARY = {"cookie", "accept", "accept-language", "accept-encoding"}
-_HEADERS_NOT_STORED = {"set-cookie", "content-length", "date"}
+_HEADERS_NOT_STORED = {"set-cookie", "content-length", "date", "x-public-cache"}
 
 _local: OrderedDict[str, tuple[float, tuple]] = OrderedDict()
 _local_lock = threading.Lock()  # runserver and threaded workers share the module
@@ -123,6 +123,10 @@ def _storable(response) -> int:
     except (IndexError, ValueError):
         return 0
     return min(max_age, MAX_SECONDS)
+
+
+def _stored_headers(response) -> list[tuple[str, str]]:
+    return [(k, v) for k, v in response.items() if k.lower() not in _HEADERS_NOT_STORED]
 
 
 def _replay(entry: tuple) -> HttpResponse:
@@ -214,7 +218,7 @@ def _template_key(request, route: DirectRoute, status: int) -> tuple:
 def _learn_headers(request, route: DirectRoute, response) -> None:
     """Keep the headers the stack gave to this route, status and negotiation."""
     key = _template_key(request, route, response.status_code)
-    headers = [(k, v) for k, v in response.items() if k.lower() not in _HEADERS_NOT_STORED]
+    headers = _stored_headers(response)
     with _local_lock:
         _header_templates[key] = headers
         _header_templates.move_to_end(key)
@@ -260,9 +264,7 @@ class PublicPageCacheMiddleware:
             if response is not None:
                 seconds = _storable(response)
                 if seconds:
-                    headers = [(k, v) for k, v in response.items()
-                               if k.lower() not in _HEADERS_NOT_STORED and k != "X-Public-Cache"]
-                    _remember_locally(key, now + seconds, (response.status_code, headers, response.content))
+                    _remember_locally(key, now + seconds, (response.status_code, _stored_headers(response), response.content))
                 return response
         else:
             stored = cache.get(key)
@@ -276,8 +278,7 @@ class PublicPageCacheMiddleware:
         response = self.get_response(request)
         seconds = _storable(response)
         if seconds:
-            headers = [(k, v) for k, v in response.items() if k.lower() not in _HEADERS_NOT_STORED]
-            entry = (response.status_code, headers, response.content)
+            entry = (response.status_code, _stored_headers(response), response.content)
             if route is not None:
                 _learn_headers(request, route, response)
             else:
