@@ -84,8 +84,14 @@ def anonymous(request) -> bool:
             and not request.META.get("HTTP_AUTHORIZATION"))
 
 
-def stamp() -> str:
-    """Municipality, pack version, local date and data stamp (memoised per process)."""
+def stamp(request=None) -> str:
+    """Municipality, pack version, local date and data stamp (memoised per process); with a
+    request, the one this request read first (its page key and its layout agree)."""
+    if request is not None:
+        found = request.__dict__.get("_page_stamp")
+        if found is None:
+            found = request.__dict__["_page_stamp"] = stamp()
+        return found
     from portal import registry, regulation
 
     pack = regulation.current(required=False)
@@ -102,7 +108,7 @@ def page_key(request) -> str | None:
         return None
     meta = request.META
     raw = "|".join((host, request.get_full_path(), meta.get("HTTP_ACCEPT", ""), meta.get("HTTP_ACCEPT_LANGUAGE", ""),
-                    request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""), stamp()))
+                    request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""), stamp(request)))
     return "pubpage:" + hashlib.sha256(raw.encode()).hexdigest()
 
 

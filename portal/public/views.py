@@ -148,7 +148,7 @@ def _layout_key(request, template: str, extra: tuple) -> tuple:
     meta = request.META
     return (template, extra, meta.get("HTTP_HOST", ""), meta.get("SCRIPT_NAME", ""),
             meta.get("HTTP_ACCEPT_LANGUAGE", ""), request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
-            page_cache.stamp())
+            page_cache.stamp(request))
 
 
 def _layout(request, template: str, context: dict, slots: tuple[str, ...], *, extra: tuple = (),

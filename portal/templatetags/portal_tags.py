@@ -74,6 +74,85 @@ def transparency_rows(rows: list[dict]):
     return mark_safe("\n  ".join(out))  # noqa: S308 - every value escaped above
 
 
+_verify_hrefs: dict[tuple, tuple[str, str]] = {}
+
+
+def _verify_href(code: str) -> str:
+    """{% url 'public-verify-code' code %}: the path is reversed once per URLconf and script
+    prefix, and each code is quoted into it as reverse() quotes its arguments."""
+    from urllib.parse import quote
+
+    from django.urls import get_script_prefix, get_urlconf, reverse
+    from django.utils.http import RFC3986_SUBDELIMS
+
+    key = (get_urlconf(), get_script_prefix())
+    around = _verify_hrefs.get(key)
+    if around is None:
+        marker = "__verification_code__"
+        head, _, tail = reverse("public-verify-code", args=[marker]).partition(marker)
+        around = _verify_hrefs[key] = (head, tail)
+    return f"{around[0]}{quote(code, safe=RFC3986_SUBDELIMS + '/~:@')}{around[1]}"
+
+
+def _verdict(r) -> str:
+    if r.kind == "infraction":
+        return "✔ Auto de infração autêntico" if r.valid else "✖ Auto de infração cancelado"
+    if r.kind == "amendment":
+        return "✔ Ato de alteração autêntico"
+    return "✔ Documento válido" if r.valid else "✖ Documento não válido"
+
+
+@register.simple_tag
+def verification_card(r):
+    """The card of one verification result (templates/public/_verify_results.html): what the
+    document is, its situation and what it certifies. Every distinct QR code builds one (the
+    page cache cannot help: each code is asked once), and as a template it was ~40 variables,
+    filters and {% url %} tags looked up one by one, the larger part of building the page.
+    Here each value is escaped once (``html.escape``, as Django's autoescape); the markup is the
+    template's, row by row, and a row the document does not have is an empty line, as there."""
+    from html import escape
+
+    def e(value) -> str:  # what {{ value }} writes for these fields (text, or None)
+        return escape(str(value))
+
+    def link(ref: dict) -> str:
+        return f'<a href="{e(_verify_href(ref["code"]))}">{e(ref["document"])} nº {e(ref["number"])}</a>'
+
+    dt, dd = '<dt class="col-sm-4">', '</dt><dd class="col-sm-8">'
+    suspended = f" até {r.suspended_until:%d/%m/%Y}" if r.suspended_until else ""
+    vehicle = r.vehicle
+    rows = [
+        f"{dt}Documento{dd}{e(r.document)} nº {e(r.number)}</dd>",
+        f"{dt}Situação{dd}{status_badge(r.status, r.status_label)}{suspended}</dd>",
+        f"{dt}Modalidade{dd}{e(r.modality_label)}</dd>" if r.modality_label else "",
+        f"{dt}{'Placa no ato emitido' if r.amended_by else 'Placa'}{dd}{e(r.plate) if r.plate else '—'}</dd>",
+        f"{dt}Validade{dd}até {r.valid_until:%d/%m/%Y}</dd>" if r.valid_until else "",
+        f"{dt}Titular{dd}{e(r.holder)}</dd>" if r.holder else "",
+        f"{dt}Condutor{dd}{e(r.driver)}</dd>" if r.driver else "",
+        (f"{dt}Veículo{dd}{e(vehicle.get('make', ''))} {e(vehicle.get('model', ''))}, {e(vehicle.get('color', ''))}</dd>"
+         if vehicle else ""),
+        f"{dt}Condutores autorizados{dd}{', '.join(e(name) for name in r.drivers)}</dd>" if r.drivers else "",
+        f"{dt}Ato alterado{dd}{link(r.amends)}</dd>" if r.amends else "",
+        (f'{dt}O que alterou{dd}<ul class="mb-0">'
+         + "".join(f"<li>{e(c['label'])}: {e(c['before']) if c.get('before') else '—'} → "
+                   f"{e(c['after']) if c.get('after') else '—'}</li>" for c in r.changes)
+         + "</ul></dd>") if r.changes else "",
+        (f'{dt}Alterado por{dd}<ul class="mb-0">'
+         + "".join(f"<li>{link(a)}: {e(a['what'])}</li>" for a in r.amended_by) + "</ul></dd>") if r.amended_by else "",
+        f"{dt}Substituído por{dd}{link(r.superseded_by)} (o documento em vigor)</dd>" if r.superseded_by else "",
+        (f'{dt}Resumo SHA-256 do PDF emitido</dt><dd class="col-sm-8 text-break"><code>{e(r.sha256)}</code></dd>'
+         if r.sha256 else ""),
+        f"{dt}Assinado digitalmente por{dd}{e(r.signer)}</dd>" if r.signer else "",
+        f'{dt}Código de verificação{dd}<a href="{e(_verify_href(r.code))}">{e(r.code)}</a></dd>',
+    ]
+    body = "\n        ".join(rows)
+    return mark_safe(  # noqa: S308 - every value escaped above
+        '<article class="card mb-3">\n    <div class="card-body">\n'
+        f'      <p class="verdict {"verdict-ok" if r.valid else "verdict-bad"}">\n'
+        f"        {_verdict(r)} — situação: {e(r.status_label)}\n      </p>\n"
+        f'      <dl class="row mb-0">\n        {body}\n      </dl>\n    </div>\n  </article>')
+
+
 @register.filter
 def split(value: str) -> list[str]:
     """"a b c"|split -> ["a", "b", "c"] (a list of names in a template)."""
