@@ -24,6 +24,7 @@ from portal.forms import CheckPdfForm
 from portal.issued import identical_to_issued, sha256_hex
 from portal.public import charts, selectors
 from portal.public.http import cached_page, public_cache, throttled, throttled_later
+from portal.templatetags.portal_tags import verification_results
 
 MONTH_ABBR = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
 
@@ -185,8 +186,9 @@ def _verification_layout(request, *, create: bool) -> _Layout | None:
 
 
 def _verification_html(layout: _Layout, code: str, result, pack) -> str:
+    # what public/_verify_results.html renders (its one tag), without a template's machinery
     with translation.override(layout.language), timezone.override(layout.tz):
-        results = render_to_string("public/_verify_results.html", {**_verification_context(code, result), "pack": pack})
+        results = verification_results([result] if result else [], searched=True, direct=True, q=code, pack=pack)
     return layout.fill(escape(code), results)
 
 

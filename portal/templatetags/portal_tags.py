@@ -153,6 +153,31 @@ def verification_card(r):
         f'      <dl class="row mb-0">\n        {body}\n      </dl>\n    </div>\n  </article>')
 
 
+_RESULTS_OPEN = '<section aria-live="polite" aria-label="Resultado da verificação">\n'
+
+
+@register.simple_tag
+def verification_results(results, searched=False, error="", direct=False, q="", pack=None):
+    """The results of a verification (templates/public/_verify_results.html): a card for each
+    document found, or, for a search that found none, the warning that a document not found
+    is not valid. The page by code (portal.public.views) calls it without a template."""
+    from html import escape
+
+    if results:
+        return mark_safe(  # noqa: S308 - the cards escape their values
+            _RESULTS_OPEN + "".join(f"\n  {verification_card(r)}\n" for r in results) + "\n</section>")
+    warning = ""
+    if searched and not error:
+        what = "o código" if direct else "o código, número ou placa"
+        phone = (getattr(pack, "municipality", None) or {}).get("complaints_phone", "")  # the pack's data
+        warning = (
+            '\n  <div class="alert alert-warning" role="alert">\n    <h2 class="h5">Nenhum documento encontrado</h2>\n'
+            f'    <p class="mb-0">Não há autorização ou alvará com {what} “{escape(str(q))}”. Confira o que foi digitado. '
+            "Um documento que não aparece aqui não é válido: em caso de dúvida, ligue para a Prefeitura"
+            f"{f' ({escape(str(phone))})' if phone else ''}.</p>\n  </div>\n  ")
+    return mark_safe(f"{_RESULTS_OPEN}\n  {warning}\n\n</section>")  # noqa: S308 - q and phone escaped
+
+
 @register.filter
 def split(value: str) -> list[str]:
     """"a b c"|split -> ["a", "b", "c"] (a list of names in a template)."""

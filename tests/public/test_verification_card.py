@@ -71,3 +71,18 @@ def test_the_results_template_wraps_each_card():
                                                             "searched": True, "q": "x"})
     assert html.count('<article class="card mb-3">') == 2 and html.count("</article>") == 2
     assert html.startswith('<section aria-live="polite"') and html.rstrip().endswith("</section>")
+
+
+def test_a_search_that_found_nothing_warns_that_the_document_is_not_valid():
+    from portal.templatetags.portal_tags import verification_results
+
+    class Pack:
+        municipality = {"complaints_phone": "(28) <3552>"}
+
+    found_none = str(verification_results([], searched=True, direct=True, q="<b>X", pack=Pack()))
+    assert "Nenhum documento encontrado" in found_none and "com o código “&lt;b&gt;X”" in found_none
+    assert "ligue para a Prefeitura ((28) &lt;3552&gt;)." in found_none
+    by_text = str(verification_results([], searched=True, q="abc", pack=None))
+    assert "o código, número ou placa “abc”" in by_text and "Prefeitura." in by_text
+    assert "Nenhum documento" not in str(verification_results([], searched=True, error="Digite o código."))
+    assert "Nenhum documento" not in str(verification_results([], searched=False))
