@@ -17,6 +17,7 @@ municipality before the cursor runs) and every annotation stay exactly as the qu
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,38 @@ _SENTINEL = "\x00compiled-lookup-value\x00"  # never a value a caller looks up (
 # The scope a lookup is compiled in: its id marks the tenant filter's parameters, which each run
 # fills with the municipality then in scope (an id no municipality has; no query runs in it).
 _COMPILE_SCOPE = tenancy.Scope(-2_000_000_011, "compiled-lookup")
+
+
+_PLACEHOLDER = re.compile(r"%%|%s")
+
+
+def _constants_written_in(connection, sql: str, params: list, slot: int,
+                          tenant_slots: tuple[int, ...]) -> tuple[str, list, int, tuple[int, ...]]:
+    """The statement with its constant parameters (a kind, a content type, a status) written
+    into it, quoted by the driver, and placeholders left only for what changes from run to run:
+    the looked-up value and the municipality. A prepared statement takes them once, when it is
+    prepared, instead of each run sending, quoting and parsing them again (16 parameters of
+    the verification lookup were ~25 µs of its ~125)."""
+    kept: list = []
+    new_slot, new_tenant_slots = -1, []
+    numbers = iter(range(len(params)))
+
+    def put(match: re.Match) -> str:
+        nonlocal new_slot
+        if match.group() == "%%":
+            return "%%"
+        i = next(numbers)
+        if i == slot or i in tenant_slots:
+            if i == slot:
+                new_slot = len(kept)
+            else:
+                new_tenant_slots.append(len(kept))
+            kept.append(params[i])
+            return "%s"
+        # a literal percent sign in the quoted constant stays literal for the numbering that follows
+        return connection.ops.compose_sql("%s", [params[i]]).replace("%", "%%")
+
+    return _PLACEHOLDER.sub(put, sql), kept, new_slot, tuple(new_tenant_slots)
 
 
 class CompiledLookup:
@@ -57,10 +90,13 @@ class CompiledLookup:
             *query.extra_select, *query.values_select, *query.annotation_select]
         fields = [s[0] for s in compiler.select[: compiler.col_count]]
         converters = compiler.get_converters(fields)
+        slot = slots[0]
+        if hasattr(connections[qs.db], "execute_prepared"):
+            sql, params, slot, tenant_slots = _constants_written_in(connections[qs.db], sql, params, slot, tenant_slots)
         # one prepared statement for every municipality (the same SQL, their id a parameter),
         # named by its text: two lookups with the same SQL share it, two different never do
         name = "cl" + hashlib.sha256(sql.encode()).hexdigest()[:24]
-        self._compiled = (qs.db, sql, tuple(params), slots[0], tenant_slots, names, compiler, converters, name)
+        self._compiled = (qs.db, sql, tuple(params), slot, tenant_slots, names, compiler, converters, name)
         return self._compiled
 
     def rows(self, value: Any) -> list[dict]:

@@ -139,6 +139,29 @@ def test_on_postgresql_the_lookup_is_planned_once_a_session(grant):
     assert any(name.startswith("cl") for name in connection._prepared)  # new with each connection
 
 
+def test_on_postgresql_only_the_value_and_the_municipality_travel_with_each_run(grant):
+    """The constants of the statement (here a text with a quote and a percent sign) are quoted
+    into it once, when it is prepared; each EXECUTE sends the looked-up value and the municipality."""
+    import re
+
+    from portal.compiled_query import CompiledLookup
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    auth, _ = grant
+    name = "Autorização 50% d'água"
+    Authorization.objects.filter(pk=auth.pk).update(act_name=name)
+    lookup = CompiledLookup(lambda code: Authorization.objects.filter(verification_code=code, act_name=name)
+                            .values("number", "act_name"))
+    with CaptureQueriesContext(connection) as queries:
+        assert lookup.rows(auth.verification_code) == [{"number": auth.number, "act_name": name}]
+        assert lookup.rows("NADA-NADA-NADA") == []
+    executes = [q["sql"] for q in queries if q["sql"].startswith("EXECUTE")]
+    assert len(executes) == 2 and all("água" not in sql for sql in executes)
+    sent = re.fullmatch(r"EXECUTE \w+ \((.*)\)", executes[0]).group(1).split(", ")
+    assert sorted(sent) == sorted([f"'{auth.verification_code}'", str(auth.municipality_id)])
+
+
 def test_the_compiled_lookup_names_columns_as_values_does(grant):
     """Fields and annotations in any order, with a date (a string on SQLite until converted)."""
     from django.db.models import F, Value
