@@ -82,10 +82,11 @@ def _verify_href(code: str) -> str:
     prefix, and each code is quoted into it as reverse() quotes its arguments."""
     from urllib.parse import quote
 
+    from django.conf import settings
     from django.urls import get_script_prefix, get_urlconf, reverse
     from django.utils.http import RFC3986_SUBDELIMS
 
-    key = (get_urlconf(), get_script_prefix())
+    key = (get_urlconf() or settings.ROOT_URLCONF, get_script_prefix())
     around = _verify_hrefs.get(key)
     if around is None:
         marker = "__verification_code__"
