@@ -42,6 +42,8 @@ def test_the_qr_is_a_png_with_enough_pixels_per_module():
 
     image = Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])))
     assert image.format == "PNG" and image.size[0] == image.size[1] and image.size[0] % 4 == 0
+    # grey, not 1-bit: WeasyPrint embeds it as /DeviceGray instead of converting it to RGB on every render
+    assert image.mode == "L" and set(image.getdata()) == {0, 255}
 
 
 @needs_poppler_zbar
