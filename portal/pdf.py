@@ -147,7 +147,7 @@ def qr_svg_data_uri(data: str) -> str:
 
 
 def qr_png_data_uri(data: str, *, module_px: int = 8) -> str:
-    """A QR code for ``data`` as a 1-bit PNG data URI, for PDFs.
+    """A QR code for ``data`` as a black-and-white PNG data URI, for PDFs.
 
     WeasyPrint parses an SVG path of thousands of commands on every render (about 14 ms for the
     verification link); a PNG is decoded in a fraction of that. The mask is fixed (pattern 0,
@@ -156,12 +156,23 @@ def qr_png_data_uri(data: str, *, module_px: int = 8) -> str:
     ``module_px=4`` (the grant documents' footer, drawn with ``image-rendering: pixelated``)
     is a sixteenth of the pixels and still about 200 ppi in 20 mm. Not 1 px per module: viewers
     and rasterizers that smooth images anyway (poppler does, /Interpolate false or not) blur a
-    37-pixel image drawn at 20 mm so much that at 150 dpi zbar no longer decodes it."""
+    37-pixel image drawn at 20 mm so much that at 150 dpi zbar no longer decodes it.
+
+    The image is 8-bit grey (0 and 255 only) built from the module matrix in one go: qrcode's
+    own image drew each module as a rectangle, and WeasyPrint turns a 1-bit PNG into RGB and
+    encodes it as PNG twice more on every render, while a grey PNG goes into the PDF as
+    /DeviceGray with one re-encoding (about 2 ms less per grant document, same pixels)."""
+    from PIL import Image
+
     code = qrcode.QRCode(box_size=module_px, border=2, mask_pattern=0)
     code.add_data(data)
     code.make(fit=True)
+    matrix = code.get_matrix()  # the modules with the 2-module quiet zone, True = dark
+    side = len(matrix)
+    image = Image.frombytes("L", (side, side), bytes(0 if dark else 255 for row in matrix for dark in row))
+    image = image.resize((side * module_px, side * module_px), Image.NEAREST)
     buf = io.BytesIO()
-    code.make_image().save(buf, format="PNG", optimize=False)
+    image.save(buf, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
 
 

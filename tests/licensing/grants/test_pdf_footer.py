@@ -42,6 +42,8 @@ def test_the_qr_is_a_png_with_enough_pixels_per_module():
 
     image = Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])))
     assert image.format == "PNG" and image.size[0] == image.size[1] and image.size[0] % 4 == 0
+    # grey, not 1-bit: WeasyPrint embeds it as /DeviceGray instead of converting it to RGB on every render
+    assert image.mode == "L" and set(image.getdata()) == {0, 255}
 
 
 @needs_poppler_zbar
@@ -129,3 +131,37 @@ def test_render_pauses_the_garbage_collector_only_while_it_renders(monkeypatch):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.django_db
+def test_act_without_auxiliary_alvaras_names_the_latest_applications_auxiliaries(load_pack, monkeypatch):
+    """With no auxiliary alvará yet, the act lists the auxiliary drivers of the grant's latest
+    application (by position), read in one query with no other application's names."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from licensing.models import Application, ApplicationAuxiliary
+
+    load_pack("itagiba")
+    holder = UserFactory(name="Maria Rodapé")
+    vehicle = VehicleFactory(owner=holder)
+    auth, _ = issue_authorization(holder=holder, vehicle=vehicle)
+    now = timezone.now()
+    older = Application.objects.create(applicant=holder, modality="taxi", status="in_review", protocol="2026/000101",
+                                       submitted_at=now - timedelta(days=30), vehicle=vehicle, authorization=auth)
+    latest = Application.objects.create(applicant=holder, modality="taxi", status="in_review", protocol="2026/000102",
+                                        submitted_at=now, vehicle=vehicle, authorization=auth)
+    ApplicationAuxiliary.objects.create(application=older, position=1, cpf="52998224725", name="Antigo", cnh_category="B")
+    ApplicationAuxiliary.objects.create(application=latest, position=2, cpf="11144477735", name="Segundo", cnh_category="B")
+    ApplicationAuxiliary.objects.create(application=latest, position=1, cpf="52998224725", name="Primeiro", cnh_category="B")
+    seen = {}
+    monkeypatch.setattr(documents, "render_pdf", lambda template, ctx: seen.update(ctx) or b"%PDF")
+    with CaptureQueriesContext(connection) as queries:
+        _render_authorization(auth)
+    assert [a["person"]["display_name"] for a in seen["auxiliaries"]] == ["Primeiro", "Segundo"]
+    reads = [q["sql"] for q in queries.captured_queries]
+    assert sum('FROM "licensing_applicationauxiliary"' in sql for sql in reads) == 1
+    assert not any(sql.startswith('SELECT "licensing_application"."id"') for sql in reads)  # no separate read of the application
