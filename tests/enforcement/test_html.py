@@ -137,7 +137,10 @@ def test_plate_lookup_shows_verdict(web, itagiba, grant, agent):
 def test_late_defense_through_html_says_the_article(web, alegre, grant, agent, clerk, applicant):
     inf, _ = services.infraction_issue(actor=agent, plate=grant.vehicle.plate, infraction_code="19-I",
                                        occurred_at=timezone.now() - timedelta(days=30), location="x", description="y")
-    services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=alegre.today() - timedelta(days=16))
+    # well past the 15 days: a 15th day on a weekend or holiday is moved to the next business day
+    # (Lei 9.784/1999, art. 66, §1º), so "16 days ago" is not late on every date (the day-15/16
+    # boundary is tested with fixed dates in the deadline rules' tests)
+    services.infraction_notify(actor=clerk, infraction=inf, acknowledged_on=alegre.today() - timedelta(days=25))
     r = web(applicant).post(reverse("enforcement:defense", args=[inf.pk]), {"text": "Tarde"})
     assert r.status_code == 409 and "art. 18, §4" in r.content.decode()
 
