@@ -434,18 +434,6 @@ def test_open_data_csv_is_the_same_rows_as_the_json_pages(granted, client):
         assert row == {k: str(item[k]) for k in row}
 
 
-@pytest.mark.parametrize("grants", [4, 5])
-def test_open_data_csv_reads_chunk_after_chunk_every_row_once_newest_first(alegre, client, monkeypatch, grants):
-    """Read by keyset, OPEN_DATA_CHUNK rows a query: a last chunk full or short, nothing twice."""
-    from licensing import portal_providers
-
-    monkeypatch.setattr(portal_providers, "OPEN_DATA_CHUNK", 2)
-    numbers = [issue_authorization()[0].number for _ in range(grants)]
-    rows = list(csv.DictReader(io.StringIO(_body(client.get("/api/v1/authorizations/", {"format": "csv"}))
-                                          .decode("utf-8-sig"))))
-    assert [row["number"] for row in rows] == numbers[::-1]
-
-
 def test_verification_throttle_counts_in_fixed_windows(granted, client, settings, monkeypatch):
     """The window's last second and the next window's first: the count starts again."""
     import types
