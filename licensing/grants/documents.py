@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.db.models import Subquery
 from django.utils import timezone
 
-from licensing.applications.models import ApplicationAuxiliary
 from licensing.grants.models import Alvara, Amendment, Authorization, HolderType
 from portal import regulation
 from portal.issued import frozen_pdf
@@ -107,11 +106,13 @@ def _render_authorization(authorization: Authorization) -> bytes:
     auxiliaries = [a for a in authorization.alvaras.select_related("person").filter(is_auxiliary=True)]
     if not auxiliaries:
         # the auxiliaries named in the grant's latest application (applications.first()), in one
-        # query with that application as a subquery instead of reading the application first
+        # query with that application as a subquery instead of reading the application first;
+        # through the grant's own reverse relation (licensing.grants imports no other room), a
+        # left join that gives one row of None for an application without auxiliaries
         latest = authorization.applications.values("pk")[:1]
-        names = ApplicationAuxiliary.objects.filter(application=Subquery(latest)).order_by("position").values_list(
-            "name", flat=True)
-        auxiliaries = [{"person": {"display_name": name}} for name in names]
+        names = (authorization.applications.filter(pk=Subquery(latest)).order_by("auxiliaries__position")
+                 .values_list("auxiliaries__name", flat=True))
+        auxiliaries = [{"person": {"display_name": name}} for name in names if name is not None]
     ctx = _base(pack, title=authorization.act_name, number=authorization.number,
                 legal_basis=authorization.legal_basis, code=authorization.verification_code)
     ctx.update({"obj": authorization, "holder_cpf": format_cpf(authorization.holder.cpf or ""),
