@@ -380,7 +380,11 @@ def test_an_auto_goes_to_the_holder_at_the_time_of_the_infraction(alegre, api, a
     Authorization.objects.filter(pk=bob.pk).update(status_changed_at=ended)
     alice, _ = issue_authorization(holder=applicant, vehicle=VehicleFactory(plate=plate, owner=applicant))
     before = _auto(api, agent, plate, ended - timedelta(hours=20))
-    after = _auto(api, agent, plate, timezone.now() - timedelta(minutes=5))
+    # today in the municipality (Alice's grant begins today): five minutes ago, but never before
+    # local midnight (at 00:02 "five minutes ago" is yesterday, when her grant had not begun)
+    now = timezone.now()
+    midnight = now.astimezone(alegre.tz).replace(hour=0, minute=0, second=0, microsecond=0)
+    after = _auto(api, agent, plate, max(now - timedelta(minutes=5), midnight))
     assert (before.holder, before.authorization) == (outsider, bob)
     assert (after.holder, after.authorization, after.vehicle) == (applicant, alice, alice.vehicle)
 
