@@ -272,13 +272,15 @@ def test_alegre_second_fine_within_30_days_is_doubled(setup_pack, days_between, 
 
     assert Decimal(penalty["amount"]) == Decimal(penalty["base_amount"]) * penalty["multiplier"]
     assert re.match(r"^\d{4}-\d{2}-\d{2}$", second["appeal_deadline"])
-    # a late defense is refused with the article: notified 16 days ago, 15 days to defend
+    # a late defense is refused with the article: notified 25 days ago, 15 days to defend (not
+    # 16 days ago: a 15th day on a weekend or holiday moves to the next business day, Lei
+    # 9.784/1999 art. 66 §1º, so day 16 is not late on every date; the boundary has fixed-date tests)
     agent = client(tokens["agente"])
     late = agent.post("/api/v1/infractions/", {
-        "plate": "QRS1A23", "infraction_code": code, "occurred_at": f"{(today - timedelta(days=20)).isoformat()}T10:00:00-03:00",
+        "plate": "QRS1A23", "infraction_code": code, "occurred_at": f"{(today - timedelta(days=30)).isoformat()}T10:00:00-03:00",
         "location": "Centro", "description": "x", "driver_cpf": cpf, "alvara_retained": False}, format="json").json()
     client(tokens["atendente"]).post(f"/api/v1/infractions/{late['id']}/notify/",
-                                     {"acknowledged_on": (today - timedelta(days=16)).isoformat()}, format="json")
+                                     {"acknowledged_on": (today - timedelta(days=25)).isoformat()}, format="json")
     refused = client(alice).post(f"/api/v1/infractions/{late['id']}/defense/", {"text": "Tarde."}, format="json")
     assert refused.status_code == 409 and "art. 18" in refused.json()["rule"]["legal_basis"]
 
