@@ -87,7 +87,7 @@ def test_the_compiled_lookup_is_compiled_once_and_scoped_at_each_run(two_municip
     """The verification's SQL is compiled once and run with each new code and the municipality
     then in scope: a code of Alegre is not found with Itagibá in scope, nor Itagibá's with
     Alegre's, and with none in scope the lookup refuses to run."""
-    from licensing import portal_providers
+    from licensing import public_verification as portal_providers
     from portal import tenancy
     from portal.compiled_query import CompiledLookup
 
