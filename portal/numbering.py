@@ -1,53 +1,52 @@
 """Gap-free sequential numbers per (municipality, kind, year), issued inside the caller's transaction.
 
 Each municipality numbers its own acts, alvarás, autos and protocols (its law, its series):
-the counter is the one of the municipality in scope (``portal.tenancy``)."""
+the series is the one of the municipality in scope (``portal.tenancy``)."""
 
 from __future__ import annotations
 
 import secrets
+import zlib
 
 from django.db import connection, transaction
 
 from portal import tenancy
-from portal.models import NumberSequence
+from portal.models import IssuedNumber
 
 _ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
 def next_number(kind: str, year: int) -> int:
-    """Take the next number of the (kind, year) counter.
+    """Take the next number of the (kind, year) series of the municipality in scope.
 
-    Must run inside the transaction that stores the numbered object, so that a rollback
-    gives the number back (no gaps) and concurrent issuers wait for each other (the counter
-    row stays locked by the UPDATE until the transaction ends).
-    """
-    return reserve_numbers(kind, year, 1)[0]
-
-
-def reserve_numbers(kind: str, year: int, count: int) -> range:
-    """Take ``count`` consecutive numbers of the (kind, year) counter in one statement.
-
-    One ``INSERT … ON CONFLICT DO UPDATE … RETURNING`` (PostgreSQL, SQLite ≥ 3.35) creates the
-    counter or adds ``count`` to it and returns the new last number, where the former code ran
-    an INSERT, a SELECT … FOR UPDATE and an UPDATE per number. A batch that knows how many it
-    will issue reserves them as one block; inside the caller's transaction, so still gap-free.
+    Must run inside the transaction that stores the numbered object, so that a rollback (of it,
+    or of the savepoint it ran in) gives the number back (no gaps), and concurrent issuers of one
+    series wait for each other until the first one's transaction ends: on PostgreSQL a
+    transaction-scoped advisory lock on the series, on SQLite the database's write lock, which
+    the INSERT takes before it reads. The unique index refuses a number given twice anyway.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("next_number() precisa rodar dentro de uma transação.")
-    if count < 1:
-        raise ValueError("count deve ser ≥ 1")
     municipality_id = tenancy.current_id()
-    table = connection.ops.quote_name(NumberSequence._meta.db_table)
+    table = connection.ops.quote_name(IssuedNumber._meta.db_table)
+    # one row per number (see IssuedNumber): the last one is found backwards on the unique index
     sql = (
-        f"INSERT INTO {table} (municipality_id, kind, year, last_number) VALUES (%s, %s, %s, %s) "  # noqa: S608
-        f"ON CONFLICT (municipality_id, kind, year) DO UPDATE SET last_number = {table}.last_number + EXCLUDED.last_number "
-        "RETURNING last_number"
+        f"INSERT INTO {table} (municipality_id, kind, year, number) "  # noqa: S608
+        f"SELECT %s, %s, %s, COALESCE((SELECT number FROM {table} WHERE municipality_id = %s AND kind = %s "
+        "AND year = %s ORDER BY number DESC LIMIT 1), 0) + 1 RETURNING number"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [municipality_id, kind, year, count])
-        last = cursor.fetchone()[0]
-    return range(last - count + 1, last + 1)
+        if connection.vendor == "postgresql":
+            # READ COMMITTED: the INSERT below takes its snapshot after the lock, so it sees the
+            # number of the transaction it waited for
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [municipality_id, _series_key(kind, year)])
+        cursor.execute(sql, [municipality_id, kind, year, municipality_id, kind, year])
+        return cursor.fetchone()[0]
+
+
+def _series_key(kind: str, year: int) -> int:
+    """The series as a signed 32-bit lock key (two series sharing a key only wait for each other)."""
+    return zlib.crc32(f"{kind}:{year}".encode()) - 2**31
 
 
 def document_number(kind: str, year: int) -> str:

@@ -1,6 +1,6 @@
 """Issue #16, database immutability (PostgreSQL triggers): an issued auto keeps what it said
-(only its workflow columns change), and grants, alvarás, judgements and number counters are
-never deleted (nor truncated, nor a counter turned back) — whatever client talks to the database.
+(only its workflow columns change), and grants, alvarás, judgements and numbers given are
+never deleted (nor truncated, nor changed) — whatever client talks to the database.
 The test runner's flush alone may truncate them (tests/conftest.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from enforcement.models import INFRACTION_ISSUED_FIELDS, Infraction, Judgement
 from licensing.models import Alvara, Authorization
-from portal.models import NumberSequence
+from portal.models import IssuedNumber
 from tests.ops.transactional import restore_roles  # noqa: F401  (fixture)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -65,7 +65,7 @@ def test_an_issued_auto_keeps_every_issued_column_and_its_workflow_columns_move(
 
 def test_grants_alvaras_judgements_and_counters_are_never_deleted(world):
     for model, pk in ((Authorization, world["auth"].pk), (Alvara, world["alvara"].pk),
-                      (Judgement, world["judgement"].pk), (NumberSequence, NumberSequence.objects.first().pk)):
+                      (Judgement, world["judgement"].pk), (IssuedNumber, IssuedNumber.objects.first().pk)):
         _refused(f"DELETE FROM {model._meta.db_table} WHERE id = %s", [pk])  # noqa: S608
         _refused(f"TRUNCATE {model._meta.db_table} CASCADE")
         assert model.objects.filter(pk=pk).exists()
@@ -76,13 +76,12 @@ def test_grants_alvaras_judgements_and_counters_are_never_deleted(world):
               [world["auth"].pk])
 
 
-def test_a_number_counter_only_moves_forward(world):
-    seq = NumberSequence.objects.first()
-    table = NumberSequence._meta.db_table
-    _refused(f"UPDATE {table} SET last_number = last_number - 1 WHERE id = %s", [seq.pk])  # noqa: S608
-    _refused(f"UPDATE {table} SET year = year + 1 WHERE id = %s", [seq.pk])  # noqa: S608
-    _accepted(f"UPDATE {table} SET last_number = last_number + 1 WHERE id = %s", [seq.pk])  # noqa: S608
-    assert NumberSequence.objects.get(pk=seq.pk).last_number == seq.last_number + 1
+def test_a_number_given_is_never_changed(world):
+    row = IssuedNumber.objects.first()
+    table = IssuedNumber._meta.db_table
+    _refused(f"UPDATE {table} SET number = number + 1 WHERE id = %s", [row.pk])  # noqa: S608
+    _refused(f"UPDATE {table} SET year = year + 1 WHERE id = %s", [row.pk])  # noqa: S608
+    assert IssuedNumber.objects.get(pk=row.pk).number == row.number
 
 
 def test_the_test_runners_flush_still_empties_the_protected_tables(world):
@@ -90,4 +89,4 @@ def test_the_test_runners_flush_still_empties_the_protected_tables(world):
 
     call_command("flush", interactive=False, verbosity=0)
     assert not Authorization.objects.exists() and not Judgement.objects.exists()
-    assert not NumberSequence.objects.exists() and not Infraction.objects.exists()
+    assert not IssuedNumber.objects.exists() and not Infraction.objects.exists()

@@ -140,14 +140,14 @@ def test_the_open_data_list_of_b_is_not_read_from_as_page_index(two_municipaliti
 def test_loading_a_second_pack_leaves_the_first_untouched(db, settings):
     from licensing.grants.models import Authorization
     from licensing.grants.selectors import quota_states
-    from portal.models import Municipality, NumberSequence, RegulationParameter
+    from portal.models import IssuedNumber, Municipality, RegulationParameter
 
     first = regulation.load_pack("alegre")
     a = Municipality.objects.get(pk=first.municipality_id)
     with tenancy.activate(a):
         auth, _ = issue_authorization()
         numbers = sorted(Authorization.objects.values_list("number", flat=True))
-        counters = sorted(NumberSequence.objects.values_list("kind", "year", "last_number"))
+        counters = sorted(IssuedNumber.objects.values_list("kind", "year", "number"))
         quota = [(q.modality, q.slots, q.current) for q in quota_states()]
     params = sorted(RegulationParameter.objects.filter(municipality=a).values_list("key", "value", "effective_from"))
     row = Municipality.objects.filter(pk=a.pk).values("version", "pack_digest", "population", "is_active", "loaded_at")[0]
@@ -156,7 +156,7 @@ def test_loading_a_second_pack_leaves_the_first_untouched(db, settings):
         regulation.load_pack(slug)
     with tenancy.activate(a):
         assert sorted(Authorization.objects.values_list("number", flat=True)) == numbers
-        assert sorted(NumberSequence.objects.values_list("kind", "year", "last_number")) == counters
+        assert sorted(IssuedNumber.objects.values_list("kind", "year", "number")) == counters
         assert [(q.modality, q.slots, q.current) for q in quota_states()] == quota
         assert regulation.current().slug == "alegre"
     assert sorted(RegulationParameter.objects.filter(municipality=a).values_list("key", "value", "effective_from")) == params
