@@ -73,30 +73,43 @@ def build(pack) -> None:
 
 
 def raw_update(today) -> float:
-    """One UPDATE of the same rows, rolled back so that the job then finds them."""
+    """One UPDATE of the same rows, committed as each of the job's transactions is (a rolled-back
+    UPDATE never waits for its WAL to reach the disk, which each commit of the job does), then
+    put back as it was (untimed) so that the job finds them. Best of two."""
+    columns = "status, status_reason, status_changed_at"
     best = float("inf")
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TEMPORARY TABLE bench_before AS SELECT id, {columns} FROM licensing_authorization")
     for _ in range(2):
-        with transaction.atomic():
-            started = time.perf_counter()
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "UPDATE licensing_authorization SET status = %s, status_reason = %s, status_changed_at = %s "
-                    "WHERE status IN (%s, %s) AND valid_until < %s",
-                    ["expired", "Prazo de validade encerrado", timezone.now(), "active", "suspended", today],
-                )
-                assert cursor.rowcount == N, cursor.rowcount
-            best = min(best, time.perf_counter() - started)
-            transaction.set_rollback(True)
+        started = time.perf_counter()
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE licensing_authorization SET status = %s, status_reason = %s, status_changed_at = %s "
+                "WHERE status IN (%s, %s) AND valid_until < %s",
+                ["expired", "Prazo de validade encerrado", timezone.now(), "active", "suspended", today],
+            )
+            assert cursor.rowcount == N, cursor.rowcount
+        best = min(best, time.perf_counter() - started)
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE licensing_authorization AS a SET status = b.status, status_reason = b.status_reason, "
+                "status_changed_at = b.status_changed_at FROM bench_before b WHERE a.id = b.id"
+            )
         vacuum()
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE bench_before")
     return best
 
 
 def vacuum() -> None:
-    """Drop the dead row versions a rolled-back UPDATE leaves on PostgreSQL, so that the job
-    starts from the state the UPDATE started from."""
+    """Drop the dead row versions the UPDATE and its undoing leave on PostgreSQL, so that the job
+    starts from the state the UPDATE started from, and write every dirty page out (CHECKPOINT):
+    the UPDATE and the job each start right after a checkpoint (the first change to each page
+    logs the whole page) and none lands in the middle of either."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE licensing_authorization")
+            cursor.execute("CHECKPOINT")
 
 
 def main() -> int:
@@ -134,7 +147,7 @@ def main() -> int:
         second = time.perf_counter() - started
         assert again.changed == 0 and Notification.objects.count() == N
         ratio = job / baseline
-        print(f"UPDATE bruto: {baseline * 1000:.0f} ms")
+        print(f"UPDATE bruto (com o commit): {baseline * 1000:.0f} ms")
         print(f"tarefa de expiração (UPDATE + {N} auditorias + {N} avisos): {job * 1000:.0f} ms")
         print(f"segunda execução (nada a fazer): {second * 1000:.0f} ms")
         ok = report_line(f"expiração de {N} outorgas ({connection.vendor})",
