@@ -249,7 +249,7 @@ def main() -> int:
                     ok &= report_line(
                         f"{label}, {caches}: {MANY}×{PER} ÷ 1×{TOTAL}",
                         f"{ratio:.2f}× ({many[0]:.1f} / {one[0]:.1f} ms; {many[2]:.1f} e {one[2]:.1f} consultas)",
-                        f"≤ {PAGE_TARGET}× e mesmas consultas",
+                        f"≤ {PAGE_TARGET}× e as mesmas consultas (médias arredondadas)",
                         ratio <= PAGE_TARGET and round(many[2]) <= round(one[2]))
         finally:
             CLOCK.uninstall()
