@@ -355,8 +355,7 @@ class IssuedNumber(TenantModel):
                                                name="one_issue_per_number")]
         # A number given is never taken back nor changed: that would issue it twice.
         triggers = [
-            pgtrigger.Protect(name="issued_number_never_deleted", operation=pgtrigger.Delete),
-            pgtrigger.Protect(name="issued_number_never_updated", operation=pgtrigger.Update),
+            pgtrigger.Protect(name="issued_number_immutable", operation=pgtrigger.Update | pgtrigger.Delete),
             pgtrigger.Trigger(name="issued_number_no_truncate", operation=pgtrigger.Truncate,
                               level=pgtrigger.Statement, when=pgtrigger.Before, func=TRUNCATE_GUARD),
         ]

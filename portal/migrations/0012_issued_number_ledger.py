@@ -71,11 +71,7 @@ class Migration(migrations.Migration):
         ),
         pgtrigger.migrations.AddTrigger(
             model_name='issuednumber',
-            trigger=pgtrigger.compiler.Trigger(name='issued_number_never_deleted', sql=pgtrigger.compiler.UpsertTriggerSql(func="RAISE EXCEPTION 'pgtrigger: Cannot delete rows from % table', TG_TABLE_NAME;", hash='07cced427ce1035ea104a3af344bb67501080cb1', operation='DELETE', pgid='pgtrigger_issued_number_never_deleted_47efe', table='portal_issuednumber', when='BEFORE')),
-        ),
-        pgtrigger.migrations.AddTrigger(
-            model_name='issuednumber',
-            trigger=pgtrigger.compiler.Trigger(name='issued_number_never_updated', sql=pgtrigger.compiler.UpsertTriggerSql(func="RAISE EXCEPTION 'pgtrigger: Cannot update rows from % table', TG_TABLE_NAME;", hash='92ab69ae99407cb528a3171c670201be4b60b6f2', operation='UPDATE', pgid='pgtrigger_issued_number_never_updated_6e714', table='portal_issuednumber', when='BEFORE')),
+            trigger=pgtrigger.compiler.Trigger(name='issued_number_immutable', sql=pgtrigger.compiler.UpsertTriggerSql(func="RAISE EXCEPTION 'pgtrigger: Cannot update or delete rows from % table', TG_TABLE_NAME;", hash='71e0ea6de0d9ed00f96ce9c4aae0f7d09074490f', operation='UPDATE OR DELETE', pgid='pgtrigger_issued_number_immutable_0b436', table='portal_issuednumber', when='BEFORE')),
         ),
         pgtrigger.migrations.AddTrigger(
             model_name='issuednumber',

@@ -87,7 +87,7 @@ def test_the_compiled_lookup_is_compiled_once_and_scoped_at_each_run(two_municip
     """The verification's SQL is compiled once and run with each new code and the municipality
     then in scope: a code of Alegre is not found with Itagibá in scope, nor Itagibá's with
     Alegre's, and with none in scope the lookup refuses to run."""
-    from licensing import public_verification as portal_providers
+    from licensing import public_verification
     from portal import tenancy
     from portal.compiled_query import CompiledLookup
 
@@ -96,7 +96,7 @@ def test_the_compiled_lookup_is_compiled_once_and_scoped_at_each_run(two_municip
         a_auth, _ = issue_authorization(holder=UserFactory(name="Ana de Alegre"))
     with tenancy.activate(town.b):
         b_auth, _ = issue_authorization(holder=UserFactory(name="Bento de Itagibá"))
-    portal_providers._verification_lookup.cache_clear()
+    public_verification._verification_lookup.cache_clear()
     compiles = []
     original = CompiledLookup._compile
     monkeypatch.setattr(CompiledLookup, "_compile", lambda self: compiles.append(1) or original(self))
@@ -109,7 +109,7 @@ def test_the_compiled_lookup_is_compiled_once_and_scoped_at_each_run(two_municip
             assert again == found
     assert compiles == [1]
     with tenancy.activate(None), pytest.raises(tenancy.TenantMissing):
-        portal_providers._verification_lookup().rows(a_auth.verification_code)
+        public_verification._verification_lookup().rows(a_auth.verification_code)
 
 
 def test_the_compiled_lookup_refuses_a_value_it_cannot_place(alegre):
