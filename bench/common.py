@@ -21,18 +21,36 @@ def result(name: str, figure: str, target: str, ok: bool | None) -> bool:
     return ok is not False
 
 
-def recreate_database(url: str = DB_URL) -> None:
-    """Drop and create the bench database (local PostgreSQL only)."""
+def _admin(url: str):
+    """A connection to the maintenance database of the (local only) server of ``url``, and the
+    name of ``url``'s database."""
     import psycopg2
 
     parts = urlparse(url)
     if parts.hostname not in ("127.0.0.1", "localhost"):
         raise SystemExit("bench: só um PostgreSQL local é permitido")
-    name = parts.path.lstrip("/")
     conn = psycopg2.connect(host=parts.hostname, port=parts.port or 5432, user=parts.username or "postgres",
                             password=parts.password or None, dbname="postgres")
     conn.autocommit = True
+    return conn, parts.path.lstrip("/")
+
+
+def recreate_database(url: str = DB_URL, *, template: str | None = None) -> None:
+    """Drop and create the bench database (local PostgreSQL only); with ``template``, as a copy
+    of that database (which nobody may be connected to)."""
+    conn, name = _admin(url)
     with conn.cursor() as cur:
         cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cur.execute(f'CREATE DATABASE "{name}"')
+        cur.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
     conn.close()
+
+
+def drop_database(url: str) -> None:
+    conn, name = _admin(url)
+    with conn.cursor() as cur:
+        cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    conn.close()
+
+
+def database_name(url: str = DB_URL) -> str:
+    return urlparse(url).path.lstrip("/")
