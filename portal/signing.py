@@ -3,8 +3,10 @@
 The administrator configures the PKCS#12 certificate of the signing authority or of the
 Prefeitura (an ICP-Brasil A1): ``SIGNING_CERT_FILE`` and ``SIGNING_CERT_PASSWORD``, and a
 timestamp authority in ``SIGNING_TSA_URL`` where one is contracted. Without a certificate, a
-first run (DEBUG or tests) creates a self-signed demonstration certificate under ``VAR_DIR``;
-its documents say, on the page and in the signature, that the certificate has no legal value.
+first run (DEBUG or tests) creates self-signed demonstration certificates under ``VAR_DIR``, one
+per municipality and named after its Prefeitura (each municipality signs its own acts: an
+alvará of one must never read "signed by" another), all on one demonstration key; their
+documents say, on the page and in the signature, that the certificate has no legal value.
 In production without a certificate, documents are issued unsigned and say so.
 """
 
@@ -12,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import io
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,6 +27,7 @@ from django.conf import settings
 DEMO_MARK = "CERTIFICADO DE DEMONSTRAÇÃO — SEM VALIDADE JURÍDICA"
 _lock = threading.Lock()
 _cache: dict[tuple, object] = {}
+SIGNERS_KEPT = 64  # loaded certificates kept per process (one per municipality in demonstration)
 
 
 @dataclass(frozen=True)
@@ -45,23 +50,52 @@ class SignatureCheck:
     message: str
 
 
-def demo_certificate_path() -> Path:
-    return Path(settings.VAR_DIR) / "signing" / "certificado-demonstracao.p12"
+def _demo_dir() -> Path:
+    return Path(settings.VAR_DIR) / "signing"
+
+
+def demo_certificate_path(holder: str) -> Path:
+    """The demonstration certificate of ``holder`` (a Prefeitura's name): its file name carries a
+    hash of the name, so a renamed municipality gets a certificate with its new name."""
+    digest = hashlib.sha256(holder.encode()).hexdigest()[:16]
+    return _demo_dir() / f"certificado-demonstracao-{digest}.p12"
 
 
 def _demo_password() -> bytes:
     return b"demonstracao"
 
 
+def _demo_key():
+    """The one RSA key of every demonstration certificate, created on first use (generating a
+    key takes ~0,1 s; a certificate for it, a millisecond)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    path = _demo_dir() / "chave-demonstracao.pem"
+    if path.exists():
+        return serialization.load_pem_private_key(path.read_bytes(), password=_demo_password())
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    _write_atomically(path, key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                              serialization.BestAvailableEncryption(_demo_password())))
+    return key
+
+
+def _write_atomically(path: Path, blob: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(blob)
+    tmp.replace(path)  # atomic: two workers starting together never read half a file
+
+
 def create_demo_certificate(path: Path, common_name: str) -> Path:
-    """A self-signed certificate and key in a PKCS#12 file, marked as a demonstration."""
+    """A self-signed certificate for ``common_name`` on the demonstration key, with the key in a
+    PKCS#12 file, marked as a demonstration."""
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import rsa
     from cryptography.hazmat.primitives.serialization import pkcs12
     from cryptography.x509.oid import NameOID
 
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    key = _demo_key()
     name = x509.Name([
         x509.NameAttribute(NameOID.COUNTRY_NAME, "BR"),
         x509.NameAttribute(NameOID.ORGANIZATION_NAME, common_name[:64]),
@@ -83,11 +117,16 @@ def create_demo_certificate(path: Path, common_name: str) -> Path:
     blob = pkcs12.serialize_key_and_certificates(
         b"portal-demo", key, cert, None, serialization.BestAvailableEncryption(_demo_password()),
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(blob)
-    tmp.replace(path)  # atomic: two workers starting together never read half a file
+    _write_atomically(path, blob)
     return path
+
+
+def _demo_holder() -> str:
+    """Whose documents are being signed: the Prefeitura of the municipality in scope."""
+    from portal import regulation
+
+    pack = regulation.current(required=False)
+    return f"Prefeitura Municipal de {pack.name}" if pack is not None and pack.name else "Portal municipal de táxi"
 
 
 def _certificate_source() -> tuple[Path, bytes, bool] | None:
@@ -95,17 +134,12 @@ def _certificate_source() -> tuple[Path, bytes, bool] | None:
     if configured:
         return Path(configured), (getattr(settings, "SIGNING_CERT_PASSWORD", "") or "").encode(), False
     if getattr(settings, "SIGNING_DEMO_CERTIFICATE", False):
-        path = demo_certificate_path()
+        holder = _demo_holder()
+        path = demo_certificate_path(holder)
         if not path.exists():
             with _lock:
                 if not path.exists():
-                    from portal import regulation
-
-                    try:
-                        muni = f"Prefeitura Municipal de {regulation.current().name}"
-                    except Exception:  # no pack loaded yet: a neutral name
-                        muni = "Portal municipal de táxi"
-                    create_demo_certificate(path, muni)
+                    create_demo_certificate(path, holder)
         return path, _demo_password(), True
     return None
 
@@ -127,8 +161,10 @@ def _signer():
         signer = _kept_key_signer(loaded)
         subject = _common_name(signer.signing_cert)
         cached = (signer, SigningIdentity(subject=subject, demo=demo))
-        _cache.clear()
-        _cache[key] = cached
+        with _lock:
+            if len(_cache) >= SIGNERS_KEPT:  # replaced certificate files (new mtime), many municipalities
+                _cache.pop(next(iter(_cache)))
+            _cache[key] = cached
     return cached
 
 

@@ -105,6 +105,28 @@ def test_the_pdf_says_it_is_signed_with_a_demonstration_certificate(alegre, appl
 
 
 @pytest.mark.django_db
+def test_each_municipality_signs_its_own_documents(two_municipalities):
+    """In one installation with two municipalities, each one's act and alvará are signed (and
+    say so on the page) by its own Prefeitura's demonstration certificate, never the other's."""
+    from portal import tenancy
+    from tests.factories import issue_authorization
+
+    town = two_municipalities
+    for scope, pack, other in ((town.a, town.pack_a, town.pack_b), (town.b, town.pack_b, town.pack_a)):
+        with tenancy.activate(scope):
+            auth, alvaras = issue_authorization()
+            for pdf in (authorization_pdf(auth), *(alvara_pdf(a) for a in alvaras)):
+                check = validate_pdf(pdf)
+                assert check.signed and check.intact and check.trusted, check.message
+                assert check.signer == f"Prefeitura Municipal de {pack.name} (demonstração)"
+                footer = re.sub(r"\s+", " ", pdf_text(pdf))
+                assert f"por Prefeitura Municipal de {pack.name} (demonstração)" in footer
+                assert other.name not in check.signer and f"Municipal de {other.name}" not in footer
+            stored = IssuedDocument.objects.get(kind="authorization", object_id=str(auth.pk))
+            assert pack.name in stored.signer and other.name not in stored.signer
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("slug", ["alegre", "itagiba", "arapora"])
 def test_alvara_carries_no_full_cpf(load_pack, slug, applicant):
     load_pack(slug)
