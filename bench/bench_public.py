@@ -343,40 +343,42 @@ def main() -> int:
     small_env = _env(f"{DB_URL}_{SIZES[0]}", f"{redis_base}/{int(redis_db or 0) + 1}")
     redis.Redis.from_url(small_env["REDIS_URL"]).flushdb()
     ok, seeded, figures = True, 0, {}
-    for grants in SIZES:
-        codes = _seed(env, pack, seeded, grants - seeded, tmp / "codes.txt")
-        seeded = grants
-        ref = Server("reference.wsgi:application", ROOT / "bench" / "reference", env, "/")
-        portal = Server("portal.wsgi:application", ROOT, env, "/healthz/")
-        try:
-            print(f"== {grants} outorgas: portal e referência, gunicorn -c bin/gunicorn.conf.py (3 workers), "
-                  f"wrk -c{CLIENTS}, {ROUNDS}×{SECONDS:g} s alternados", flush=True)
-            if not FIGURES_ONLY:
-                ok &= load_lines(portal, ref, codes, grants, tmp)
-            csv = "/api/v1/authorizations/?format=csv"
-            figures[("csv", grants)] = timed_get(portal, csv, 3)
-            if grants == SIZES[-1]:
-                small_stats, big_stats = alternated_statistics(small_env, portal)
-                figures[("stats", SIZES[0])], figures[("stats", grants)] = small_stats, big_stats
-                before = {pid: _rss_kb(pid) for pid in portal.workers()}
-                for _ in range(20):
-                    portal.get(csv)
-                growth = max((_rss_kb(pid) - kb) / 1024 for pid, kb in before.items() if Path(f"/proc/{pid}").exists())
-                ok &= result(f"CSV: RSS após 20 downloads @{grants}", f"{growth:+.1f} MB (maior worker)", "≤ 20 MB",
-                             growth <= 20)
-        finally:
-            portal.stop()
-            ref.stop()
-        if grants == SIZES[0]:  # the database at this size, for the statistics builds (above)
-            recreate_database(small_env["DATABASE_URL"], template=database_name(DB_URL))
-    drop_database(small_env["DATABASE_URL"])
+    try:
+        for grants in SIZES:
+            codes = _seed(env, pack, seeded, grants - seeded, tmp / "codes.txt")
+            seeded = grants
+            ref = Server("reference.wsgi:application", ROOT / "bench" / "reference", env, "/")
+            portal = Server("portal.wsgi:application", ROOT, env, "/healthz/")
+            try:
+                print(f"== {grants} outorgas: portal e referência, gunicorn -c bin/gunicorn.conf.py (3 workers), "
+                      f"wrk -c{CLIENTS}, {ROUNDS}×{SECONDS:g} s alternados", flush=True)
+                if not FIGURES_ONLY:
+                    ok &= load_lines(portal, ref, codes, grants, tmp)
+                csv = "/api/v1/authorizations/?format=csv"
+                figures[("csv", grants)] = timed_get(portal, csv, 3)
+                if grants == SIZES[-1]:
+                    small_stats, big_stats = alternated_statistics(small_env, portal)
+                    figures[("stats", SIZES[0])], figures[("stats", grants)] = small_stats, big_stats
+                    before = {pid: _rss_kb(pid) for pid in portal.workers()}
+                    for _ in range(20):
+                        portal.get(csv)
+                    growth = max((_rss_kb(pid) - kb) / 1024 for pid, kb in before.items() if Path(f"/proc/{pid}").exists())
+                    ok &= result(f"CSV: RSS após 20 downloads @{grants}", f"{growth:+.1f} MB (maior worker)", "≤ 20 MB",
+                                 growth <= 20)
+            finally:
+                portal.stop()
+                ref.stop()
+            if grants == SIZES[0]:  # the database at this size, for the statistics builds (above)
+                recreate_database(small_env["DATABASE_URL"], template=database_name(DB_URL))
+    finally:
+        drop_database(small_env["DATABASE_URL"])
     small, big = SIZES
     scale = big / small
     c1, c2 = figures[("csv", small)], figures[("csv", big)]
     ok &= result("CSV: tempo do download", f"{c1 * 1000:.0f} ms @{small}, {c2 * 1000:.0f} ms @{big} ({c2 / c1:.1f}×)",
                  f"linear (≤ {scale * 1.25:.0f}×)", c2 / c1 <= scale * 1.25)
     # The fastest of 30 builds is the build's own cost; the median (shown) also carries whatever
-    # else the shared machine was doing in the minutes between the two sizes.
+    # else the shared machine was doing meanwhile.
     (s1, m1), (s2, m2) = ((min(x), statistics.median(x)) for x in (figures[("stats", small)], figures[("stats", big)]))
     ok &= result("estatísticas montadas (sem cache)", f"{s1 * 1000:.1f} ms @{small}, {s2 * 1000:.1f} ms @{big} "
                  f"({s2 / s1:.2f}×; medianas {m1 * 1000:.0f}/{m2 * 1000:.0f} ms)", f"plano (≤ {FLAT:.1f}×)".replace(".", ","), s2 / s1 <= FLAT)
