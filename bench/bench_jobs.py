@@ -5,6 +5,12 @@ Runs on PostgreSQL (BENCH_DATABASE_URL, default the bench's ``bench_perf``: a da
 BENCH_QUICK=1: 8.000 authorizations. The job does
 more than the UPDATE — one audit row and one notice per authorization — and the target is
 to stay within 3× of the bare UPDATE. Usage: ``python bench/bench_jobs.py [N]``.
+
+On PostgreSQL the data is built once and copied (``CREATE DATABASE … TEMPLATE``), and the
+UPDATE and the job are timed in two rounds, one on each copy (the job cannot be undone: its
+audit rows are permanent): UPDATE, job, UPDATE, job; the ratio is the fastest job over the
+fastest UPDATE. Timed once each, a slow second of the shared machine decided the line: on one
+machine the UPDATE alone took 976 to 1.386 ms in four runs.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import DB_URL, QUICK  # noqa: E402
+from bench.common import DB_URL, QUICK, admin_connection  # noqa: E402
 from bench.common import result as report_line  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else (8_000 if QUICK else 40_000)
@@ -75,30 +81,71 @@ def build(pack) -> None:
 def raw_update(today) -> float:
     """One UPDATE of the same rows, committed as each of the job's transactions is (a rolled-back
     UPDATE never waits for its WAL to reach the disk, which each commit of the job does), then
-    put back as it was (untimed) so that the job finds them. Best of two."""
+    put back as it was (untimed) so that the job finds them."""
     columns = "status, status_reason, status_changed_at"
-    best = float("inf")
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TEMPORARY TABLE bench_before AS SELECT id, {columns} FROM licensing_authorization")
-    for _ in range(2):
-        started = time.perf_counter()
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(
-                "UPDATE licensing_authorization SET status = %s, status_reason = %s, status_changed_at = %s "
-                "WHERE status IN (%s, %s) AND valid_until < %s",
-                ["expired", "Prazo de validade encerrado", timezone.now(), "active", "suspended", today],
-            )
-            assert cursor.rowcount == N, cursor.rowcount
-        best = min(best, time.perf_counter() - started)
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(
-                "UPDATE licensing_authorization AS a SET status = b.status, status_reason = b.status_reason, "
-                "status_changed_at = b.status_changed_at FROM bench_before b WHERE a.id = b.id"
-            )
-        vacuum()
-    with connection.cursor() as cursor:
+    vacuum()
+    started = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE licensing_authorization SET status = %s, status_reason = %s, status_changed_at = %s "
+            "WHERE status IN (%s, %s) AND valid_until < %s",
+            ["expired", "Prazo de validade encerrado", timezone.now(), "active", "suspended", today],
+        )
+        assert cursor.rowcount == N, cursor.rowcount
+    took = time.perf_counter() - started
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE licensing_authorization AS a SET status = b.status, status_reason = b.status_reason, "
+            "status_changed_at = b.status_changed_at FROM bench_before b WHERE a.id = b.id"
+        )
         cursor.execute("DROP TABLE bench_before")
-    return best
+    vacuum()
+    return took
+
+
+def use_database(name: str) -> None:
+    """Point the connection at the database ``name`` (the next query connects to it)."""
+    connection.close()
+    connection.settings_dict["NAME"] = name
+
+
+def copy_database(source: str, copy: str) -> None:
+    """``copy`` made anew from ``source`` (PostgreSQL: nobody may be connected to ``source``)."""
+    connection.close()
+    admin, _ = admin_connection()
+    with admin.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{copy}"')
+        cursor.execute(f'CREATE DATABASE "{copy}" TEMPLATE "{source}"')
+    admin.close()
+
+
+def drop_database(name: str) -> None:
+    admin, _ = admin_connection()
+    with admin.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin.close()
+
+
+def one_round(jobs, pack) -> tuple[float, float, float]:
+    """The UPDATE (undone), then the job, then the job again (nothing left to do): seconds each."""
+    from licensing.models import Authorization
+    from portal.models import AuditEntry, Notification
+
+    baseline = raw_update(pack.today())
+    started = time.perf_counter()
+    result = jobs.expire_grants()
+    job = time.perf_counter() - started
+    assert result.authorizations == N, result
+    assert Authorization.objects.filter(status="expired").count() == N
+    assert AuditEntry.objects.filter(action="authorization_status").count() == N
+    assert Notification.objects.count() == N
+    started = time.perf_counter()
+    again = jobs.expire_grants()
+    second = time.perf_counter() - started
+    assert again.changed == 0 and Notification.objects.count() == N
+    return baseline, job, second
 
 
 def vacuum() -> None:
@@ -114,14 +161,13 @@ def vacuum() -> None:
 
 def main() -> int:
     from licensing.grants import jobs
-    from licensing.models import Authorization
     from portal import regulation, tenancy
     from portal.celery import app
-    from portal.models import AuditEntry, Notification
 
     app.conf.task_always_eager = False  # e-mails are the worker's business, not the job's
     old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    test_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    rounds = [test_name] + ([f"{test_name}_2"] if connection.vendor == "postgresql" else [])
     try:
         slug = regulation.available_packs()[0]
         loaded = regulation.load_pack(slug)
@@ -131,28 +177,30 @@ def main() -> int:
         build(pack)
         vacuum()
         print(f"base: {N} autorizações vencidas em {time.perf_counter() - started:.1f} s ({connection.vendor})")
+        for copy in rounds[1:]:
+            copy_database(test_name, copy)
         from portal.celery import load_urlconf
 
         load_urlconf()  # what a worker does when it starts (worker_process_init)
-        baseline = raw_update(pack.today())
-        started = time.perf_counter()
-        result = jobs.expire_grants()
-        job = time.perf_counter() - started
-        assert result.authorizations == N, result
-        assert Authorization.objects.filter(status="expired").count() == N
-        assert AuditEntry.objects.filter(action="authorization_status").count() == N
-        assert Notification.objects.count() == N
-        started = time.perf_counter()
-        again = jobs.expire_grants()
-        second = time.perf_counter() - started
-        assert again.changed == 0 and Notification.objects.count() == N
+        timings = []
+        for name in rounds:
+            if len(rounds) > 1:  # (closing an in-memory SQLite database would lose it)
+                use_database(name)
+            baseline, job, second = one_round(jobs, pack)
+            timings.append((baseline, job))
+            print(f"rodada {len(timings)}: UPDATE bruto (com o commit) {baseline * 1000:.0f} ms; tarefa de expiração "
+                  f"(UPDATE + {N} auditorias + {N} avisos) {job * 1000:.0f} ms ({job / baseline:.2f}×); "
+                  f"segunda execução (nada a fazer) {second * 1000:.0f} ms")
+        baseline, job = min(b for b, _ in timings), min(j for _, j in timings)
         ratio = job / baseline
-        print(f"UPDATE bruto (com o commit): {baseline * 1000:.0f} ms")
-        print(f"tarefa de expiração (UPDATE + {N} auditorias + {N} avisos): {job * 1000:.0f} ms")
-        print(f"segunda execução (nada a fazer): {second * 1000:.0f} ms")
         ok = report_line(f"expiração de {N} outorgas ({connection.vendor})",
-                    f"{ratio:.2f}× ({job * 1000:.0f} / {baseline * 1000:.0f} ms)", f"≤ {TARGET:.0f}× UPDATE", ratio <= TARGET)
+                         f"{ratio:.2f}× ({job * 1000:.0f} / {baseline * 1000:.0f} ms, as mais rápidas de {len(rounds)})",
+                         f"≤ {TARGET:.0f}× UPDATE", ratio <= TARGET)
     finally:
+        if len(rounds) > 1:
+            use_database(test_name)
+            for copy in rounds[1:]:
+                drop_database(copy)
         connection.creation.destroy_test_db(old_name, verbosity=0)
     return 0 if ok else 1
 
