@@ -2,7 +2,11 @@
 
 The administrator configures the PKCS#12 certificate of the signing authority or of the
 Prefeitura (an ICP-Brasil A1): ``SIGNING_CERT_FILE`` and ``SIGNING_CERT_PASSWORD``, and a
-timestamp authority in ``SIGNING_TSA_URL`` where one is contracted. Without a certificate, a
+timestamp authority in ``SIGNING_TSA_URL`` where one is contracted. In an installation of several
+municipalities each Prefeitura signs its own acts: ``{municipio}`` in ``SIGNING_CERT_FILE`` (and
+in ``SIGNING_CERT_PASSWORD_FILE``, a file holding the password) is the slug of the municipality
+whose document is signed; a municipality whose file is not there issues unsigned documents,
+which say so, as an installation without a certificate does. Without a certificate, a
 first run (DEBUG or tests) creates self-signed demonstration certificates under ``VAR_DIR``, one
 per municipality and named after its Prefeitura (each municipality signs its own acts: an
 alvará of one must never read "signed by" another), all on one demonstration key; their
@@ -17,6 +21,7 @@ import datetime as dt
 import hashlib
 import io
 import os
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -129,10 +134,43 @@ def _demo_holder() -> str:
     return f"Prefeitura Municipal de {pack.name}" if pack is not None and pack.name else "Portal municipal de táxi"
 
 
+MUNICIPALITY_PLACEHOLDER = "{municipio}"
+_SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def _for_municipality(template: str) -> str | None:
+    """``template`` with ``{municipio}`` replaced by the slug of the municipality in scope; None
+    when it names one and none is in scope."""
+    if MUNICIPALITY_PLACEHOLDER not in template:
+        return template
+    from portal import tenancy
+
+    scope = tenancy.current()
+    if scope is None or not _SLUG.fullmatch(scope.slug):  # a slug never leaves the directory
+        return None
+    return template.replace(MUNICIPALITY_PLACEHOLDER, scope.slug)
+
+
+def _configured_password() -> bytes:
+    """SIGNING_CERT_PASSWORD_FILE's content (its last line break dropped), else
+    SIGNING_CERT_PASSWORD. Called once the certificate file was found: a missing password
+    file is a mistake of the installation, said as such, not a reason to sign nothing."""
+    password_file = getattr(settings, "SIGNING_CERT_PASSWORD_FILE", "")
+    if not password_file:
+        return (getattr(settings, "SIGNING_CERT_PASSWORD", "") or "").encode()
+    path = _for_municipality(password_file)
+    if path is None or not Path(path).is_file():
+        raise RuntimeError(f"O arquivo da senha do certificado de assinatura ({path or password_file}) não existe.")
+    return Path(path).read_bytes().rstrip(b"\r\n")
+
+
 def _certificate_source() -> tuple[Path, bytes, bool] | None:
     configured = getattr(settings, "SIGNING_CERT_FILE", "")
     if configured:
-        return Path(configured), (getattr(settings, "SIGNING_CERT_PASSWORD", "") or "").encode(), False
+        path = _for_municipality(configured)
+        if path is None or (MUNICIPALITY_PLACEHOLDER in configured and not Path(path).is_file()):
+            return None  # no municipality, or this one has no certificate (yet): unsigned, and the PDF says so
+        return Path(path), _configured_password(), False
     if getattr(settings, "SIGNING_DEMO_CERTIFICATE", False):
         holder = _demo_holder()
         path = demo_certificate_path(holder)

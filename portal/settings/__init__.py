@@ -46,6 +46,8 @@ DEMO_PASSWORD = os.environ.get("DEMO_PASSWORD", "demo-portal-2026")
 # DEBUG and tests sign with a self-signed demonstration certificate created under VAR_DIR.
 SIGNING_CERT_FILE = os.environ.get("SIGNING_CERT_FILE", "")
 SIGNING_CERT_PASSWORD = os.environ.get("SIGNING_CERT_PASSWORD", "")
+# a file holding the password (Docker secrets); like SIGNING_CERT_FILE it may name {municipio}
+SIGNING_CERT_PASSWORD_FILE = os.environ.get("SIGNING_CERT_PASSWORD_FILE", "")
 SIGNING_TSA_URL = os.environ.get("SIGNING_TSA_URL", "")
 SIGNING_DEMO_CERTIFICATE = env_bool("SIGNING_DEMO_CERTIFICATE", DEBUG or TESTING)
 # The Prefeitura's 4-digit FEBRABAN code for collection barcodes on the DAM (overrides the pack's

@@ -126,6 +126,63 @@ def test_each_municipality_signs_its_own_documents(two_municipalities):
             assert pack.name in stored.signer and other.name not in stored.signer
 
 
+def _certificates_for(directory, *packs):
+    """A PKCS#12 file per municipality, ``<slug>.p12``, and its password in ``<slug>.senha``."""
+    from portal.signing import create_demo_certificate
+
+    for pack in packs:
+        create_demo_certificate(directory / f"{pack.slug}.p12", f"Prefeitura Municipal de {pack.name}")
+        (directory / f"{pack.slug}.senha").write_text("demonstracao\n")
+
+
+@pytest.mark.django_db
+def test_a_certificate_per_municipality_signs_that_municipalitys_documents(two_municipalities, settings, tmp_path):
+    from portal import tenancy
+    from tests.factories import issue_authorization
+
+    town = two_municipalities
+    _certificates_for(tmp_path, town.pack_a, town.pack_b)
+    settings.SIGNING_DEMO_CERTIFICATE = False
+    settings.SIGNING_CERT_FILE = str(tmp_path / "{municipio}.p12")
+    settings.SIGNING_CERT_PASSWORD_FILE = str(tmp_path / "{municipio}.senha")
+    for scope, pack, other in ((town.a, town.pack_a, town.pack_b), (town.b, town.pack_b, town.pack_a)):
+        with tenancy.activate(scope):
+            auth, alvaras = issue_authorization()
+            for pdf in (authorization_pdf(auth), *(alvara_pdf(a) for a in alvaras)):
+                check = validate_pdf(pdf)
+                assert check.signed and check.intact, check.message
+                assert check.signer.startswith(f"Prefeitura Municipal de {pack.name}")
+                assert other.name not in check.signer
+
+
+@pytest.mark.django_db
+def test_a_municipality_without_its_certificate_issues_unsigned_documents_that_say_so(two_municipalities, settings,
+                                                                                        tmp_path):
+    from portal import tenancy
+    from tests.factories import issue_authorization
+
+    town = two_municipalities
+    _certificates_for(tmp_path, town.pack_a)  # only A's certificate was installed
+    settings.SIGNING_DEMO_CERTIFICATE = False
+    settings.SIGNING_CERT_FILE = str(tmp_path / "{municipio}.p12")
+    settings.SIGNING_CERT_PASSWORD_FILE = str(tmp_path / "{municipio}.senha")
+    with tenancy.activate(town.b):
+        auth, _ = issue_authorization()
+        pdf = authorization_pdf(auth)
+        assert not validate_pdf(pdf).signed
+        assert "sem assinatura digital" in pdf_text(pdf)
+        assert IssuedDocument.objects.get(kind="authorization", object_id=str(auth.pk)).signed is False
+    with tenancy.activate(town.a):
+        auth, _ = issue_authorization()
+        assert validate_pdf(authorization_pdf(auth)).signed
+    # A's certificate without its password file is the installation's mistake, said as such
+    (tmp_path / f"{town.pack_a.slug}.senha").unlink()
+    with tenancy.activate(town.a), pytest.raises(RuntimeError, match="senha do certificado"):
+        from portal.signing import sign_pdf
+
+        sign_pdf(b"%PDF-1.7", reason="x", location="y")
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("slug", ["alegre", "itagiba", "arapora"])
 def test_alvara_carries_no_full_cpf(load_pack, slug, applicant):
