@@ -21,7 +21,7 @@ def result(name: str, figure: str, target: str, ok: bool | None) -> bool:
     return ok is not False
 
 
-def admin_connection(url: str = DB_URL):
+def _admin_connection(url: str = DB_URL):
     """A connection to the maintenance database of the (local only) server of ``url``, and the
     name of ``url``'s database."""
     import psycopg2
@@ -38,7 +38,7 @@ def admin_connection(url: str = DB_URL):
 def recreate_database(url: str = DB_URL, *, template: str | None = None) -> None:
     """Drop and create the bench database (local PostgreSQL only); with ``template``, as a copy
     of that database (which nobody may be connected to)."""
-    conn, name = admin_connection(url)
+    conn, name = _admin_connection(url)
     with conn.cursor() as cur:
         cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         cur.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
@@ -46,7 +46,7 @@ def recreate_database(url: str = DB_URL, *, template: str | None = None) -> None
 
 
 def drop_database(url: str) -> None:
-    conn, name = admin_connection(url)
+    conn, name = _admin_connection(url)
     with conn.cursor() as cur:
         cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     conn.close()
