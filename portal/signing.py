@@ -21,13 +21,13 @@ import datetime as dt
 import hashlib
 import io
 import os
-import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
+from django.core.validators import slug_re
 
 DEMO_MARK = "CERTIFICADO DE DEMONSTRAÇÃO — SEM VALIDADE JURÍDICA"
 _lock = threading.Lock()
@@ -135,7 +135,6 @@ def _demo_holder() -> str:
 
 
 MUNICIPALITY_PLACEHOLDER = "{municipio}"
-_SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 def _for_municipality(template: str) -> str | None:
@@ -146,7 +145,8 @@ def _for_municipality(template: str) -> str | None:
     from portal import tenancy
 
     scope = tenancy.current()
-    if scope is None or not _SLUG.fullmatch(scope.slug):  # a slug never leaves the directory
+    # the check Municipality.slug's SlugField makes: letters, digits, "-" and "_" never leave the directory
+    if scope is None or not slug_re.match(scope.slug):
         return None
     return template.replace(MUNICIPALITY_PLACEHOLDER, scope.slug)
 

@@ -126,13 +126,17 @@ def test_each_municipality_signs_its_own_documents(two_municipalities):
             assert pack.name in stored.signer and other.name not in stored.signer
 
 
-def _certificates_for(directory, *packs):
-    """A PKCS#12 file per municipality, ``<slug>.p12``, and its password in ``<slug>.senha``."""
+def _certificates_for(directory, settings, *packs):
+    """A PKCS#12 file per municipality, ``<slug>.p12``, and its password in ``<slug>.senha``,
+    configured as the installation's certificates (``{municipio}``)."""
     from portal.signing import create_demo_certificate
 
     for pack in packs:
         create_demo_certificate(directory / f"{pack.slug}.p12", f"Prefeitura Municipal de {pack.name}")
         (directory / f"{pack.slug}.senha").write_text("demonstracao\n")
+    settings.SIGNING_DEMO_CERTIFICATE = False
+    settings.SIGNING_CERT_FILE = str(directory / "{municipio}.p12")
+    settings.SIGNING_CERT_PASSWORD_FILE = str(directory / "{municipio}.senha")
 
 
 @pytest.mark.django_db
@@ -141,10 +145,7 @@ def test_a_certificate_per_municipality_signs_that_municipalitys_documents(two_m
     from tests.factories import issue_authorization
 
     town = two_municipalities
-    _certificates_for(tmp_path, town.pack_a, town.pack_b)
-    settings.SIGNING_DEMO_CERTIFICATE = False
-    settings.SIGNING_CERT_FILE = str(tmp_path / "{municipio}.p12")
-    settings.SIGNING_CERT_PASSWORD_FILE = str(tmp_path / "{municipio}.senha")
+    _certificates_for(tmp_path, settings, town.pack_a, town.pack_b)
     for scope, pack, other in ((town.a, town.pack_a, town.pack_b), (town.b, town.pack_b, town.pack_a)):
         with tenancy.activate(scope):
             auth, alvaras = issue_authorization()
@@ -162,10 +163,7 @@ def test_a_municipality_without_its_certificate_issues_unsigned_documents_that_s
     from tests.factories import issue_authorization
 
     town = two_municipalities
-    _certificates_for(tmp_path, town.pack_a)  # only A's certificate was installed
-    settings.SIGNING_DEMO_CERTIFICATE = False
-    settings.SIGNING_CERT_FILE = str(tmp_path / "{municipio}.p12")
-    settings.SIGNING_CERT_PASSWORD_FILE = str(tmp_path / "{municipio}.senha")
+    _certificates_for(tmp_path, settings, town.pack_a)  # only A's certificate was installed
     with tenancy.activate(town.b):
         auth, _ = issue_authorization()
         pdf = authorization_pdf(auth)
