@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-_db = Path(tempfile.mkdtemp()) / "bench_enforcement.sqlite3"
+from bench.common import scratch_dir  # noqa: E402
+
+_db = scratch_dir("bench-enforcement-") / "bench_enforcement.sqlite3"
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{_db}")
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("SECRET_KEY", "bench-only")

@@ -17,21 +17,20 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import DB_URL, QUICK, drop_database, recreate_database  # noqa: E402
+from bench.common import DB_URL, QUICK, drop_database, recreate_database, scratch_dir  # noqa: E402
 from bench.common import result as report_line  # noqa: E402
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else (8_000 if QUICK else 40_000)
 TARGET = 3.0
 
 os.environ["PORTAL_TESTING"] = "1"
-os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix="bench-jobs-")
+os.environ["VAR_DIR"] = str(scratch_dir("bench-jobs-"))
 os.environ.pop("REDIS_URL", None)  # never leave bench messages on a shared broker
 if DB_URL != "sqlite":
     os.environ["DATABASE_URL"] = DB_URL

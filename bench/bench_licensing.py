@@ -9,12 +9,11 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import DB_URL, QUICK, result  # noqa: E402
+from bench.common import DB_URL, QUICK, result, scratch_dir  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 os.environ.setdefault("PORTAL_TESTING", "1")
@@ -47,7 +46,7 @@ def timed(func, repeat: int = REPEAT) -> float:
 
 def main() -> int:
     setup_test_environment()
-    settings.MEDIA_ROOT = tempfile.mkdtemp()
+    settings.MEDIA_ROOT = str(scratch_dir("bench-licensing-"))
     old_name = connection.creation.create_test_db(verbosity=0)
     try:
         return run()

@@ -35,18 +35,26 @@ import http.client
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import DB_URL, QUICK, database_name, drop_database, recreate_database, result  # noqa: E402
+from bench.common import (  # noqa: E402
+    DB_URL,
+    QUICK,
+    database_name,
+    drop_database,
+    recreate_database,
+    result,
+    scratch_dir,
+)
 
 HOST = "127.0.0.1"  # never anything else
 SIZES = (2_000, 8_000) if QUICK else (10_000, 40_000)
@@ -77,13 +85,16 @@ end
 """
 
 
-def _env(db_url: str = DB_URL, redis_url: str = REDIS_URL) -> dict:
+def _env(var_dir: Path, db_url: str = DB_URL, redis_url: str = REDIS_URL) -> dict:
+    """The portal's production settings (DEBUG off, the hashed and compressed static storage of
+    the Dockerfile), with the run's own VAR_DIR: its collected static files, its demonstration
+    certificates."""
     env = dict(os.environ)
     env.update({
         "DATABASE_URL": db_url, "DEBUG": "0", "SECRET_KEY": "bench-only-not-secret-" + "x" * 40,
         "ALLOWED_HOSTS": f"{HOST},localhost", "SECURE_COOKIES": "0", "SECURE_SSL_REDIRECT": "0",
         "THROTTLE_VERIFY": "100000000/min", "LOG_LEVEL": "ERROR", "PORTAL_TESTING": "0",
-        "SITE_URL": f"http://{HOST}", "DJANGO_SETTINGS_MODULE": "bench.settings_bench",
+        "SITE_URL": f"http://{HOST}", "DJANGO_SETTINGS_MODULE": "portal.settings", "VAR_DIR": str(var_dir),
         "DB_CONN_MAX_AGE": env.get("DB_CONN_MAX_AGE", "60"), "GUNICORN_ACCESS_LOG": "-",
         "REDIS_URL": redis_url, "WEB_CONCURRENCY": "3", "GUNICORN_LOG_LEVEL": "warning",
     })
@@ -323,24 +334,23 @@ def timed_get(server: Server, path: str, repeat: int, headers: dict | None = Non
 
 
 def main() -> int:
-    import shutil
-
     if not FIGURES_ONLY and shutil.which("wrk") is None:
         raise SystemExit("bench: o wrk não está instalado (Debian: apt-get install wrk); BENCH_FIGURES=1 mede sem ele")
     began = time.monotonic()
-    env = _env()
+    tmp = scratch_dir("bench-public-")
+    env = _env(tmp / "var")
     recreate_database()
     pack = os.environ.get("BENCH_PACK") or sorted(p.stem for p in (ROOT / "portal" / "packs").glob("*.toml"))[0]
-    for args in (("migrate", "--noinput"), ("load_regulation", pack)):
+    # collectstatic: the pages link their static files by the manifest's hashed names, as deployed
+    for args in (("migrate", "--noinput"), ("load_regulation", pack), ("collectstatic", "--noinput")):
         subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
     import redis
 
     redis.Redis.from_url(REDIS_URL).flushdb()  # db 9 belongs to the bench
-    tmp = Path(tempfile.mkdtemp(prefix="bench-public-"))
     # the copy of the database at the first size, with its own Redis database (its data stamp
     # and throttle are its own)
     redis_base, _, redis_db = REDIS_URL.rpartition("/")
-    small_env = _env(f"{DB_URL}_{SIZES[0]}", f"{redis_base}/{int(redis_db or 0) + 1}")
+    small_env = _env(tmp / "var", f"{DB_URL}_{SIZES[0]}", f"{redis_base}/{int(redis_db or 0) + 1}")
     redis.Redis.from_url(small_env["REDIS_URL"]).flushdb()
     ok, seeded, figures = True, 0, {}
     try:

@@ -32,7 +32,6 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -40,7 +39,7 @@ from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import DB_URL, QUICK  # noqa: E402
+from bench.common import DB_URL, QUICK, scratch_dir  # noqa: E402
 from bench.common import result as report_line  # noqa: E402
 
 MANY, PER = (20, 500) if QUICK else (100, 1_000)
@@ -50,7 +49,7 @@ PAGE_TARGET, JOB_TARGET = 1.2, 1.5
 GAP_SECONDS = float(os.environ.get("BENCH_GAP_SECONDS", "0.5"))
 
 os.environ["PORTAL_TESTING"] = "1"
-os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix="bench-tenants-")
+os.environ["VAR_DIR"] = str(scratch_dir("bench-tenants-"))
 os.environ.pop("REDIS_URL", None)  # never leave bench messages on a shared broker
 os.environ["THROTTLE_VERIFY"] = "100000000/min"  # the bench asks far more than a person would
 if DB_URL != "sqlite":

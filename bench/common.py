@@ -6,7 +6,11 @@ Each figure is printed as it is measured and also as a machine-readable line
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
+from pathlib import Path
 from urllib.parse import urlparse
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
@@ -19,6 +23,14 @@ def result(name: str, figure: str, target: str, ok: bool | None) -> bool:
     print(f"  {name:<44} {figure:<50} {target:<18} {mark}", flush=True)
     print(f"RESULT|{name}|{figure}|{target}|{mark}", flush=True)
     return ok is not False
+
+
+def scratch_dir(prefix: str) -> Path:
+    """A temporary directory for this run (a VAR_DIR, a MEDIA_ROOT, a SQLite file), removed when
+    the process exits: bench_public collects the static files into one (~50 MB a run)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
 
 
 def _admin_connection(url: str = DB_URL):
