@@ -109,7 +109,8 @@ from django.contrib.auth import get_user_model
 from fleet.models import Vehicle
 from licensing.models import Authorization
 from portal import regulation, tenancy
-from portal.models import Municipality
+from portal.issued import sha256_hex
+from portal.models import IssuedDocument, Municipality
 from portal.numbering import verification_code
 
 tenancy.set_current(Municipality.objects.get(slug=PACK))  # the grants are the loaded pack's
@@ -131,13 +132,23 @@ vehicles = Vehicle.objects.bulk_create(
              manufacture_year=2024, owner=u) for i, u in zip(ids, users)], batch_size=5000)
 now = timezone.now()
 today = pack.today()
-Authorization.objects.bulk_create(
+grants = Authorization.objects.bulk_create(
     [Authorization(number=f"{i + 1:06d}/{today.year}", act_name="Autorização", modality="taxi" if i % 4 else "mototaxi",
                    holder=u, vehicle=v, status="active" if i % 20 else "suspended",
                    issued_at=now - timedelta(days=rng.randrange(365)), valid_from=today,
                    valid_until=today + timedelta(days=3650), verification_code=verification_code(),
                    legal_basis="bench")
      for i, u, v in zip(ids, users, vehicles)], batch_size=5000)
+# each act as issued: its PDF stored and signed at the issue (portal.issued.frozen_pdf), which the
+# verification reads (the card shows the PDF's SHA-256 and signer); a few bytes stand for the
+# PDF, which no public page reads
+def stored(a):
+    pdf = f"%PDF-1.7 bench {a.verification_code}".encode()
+    return IssuedDocument(object_type=Authorization._meta.label_lower, object_id=str(a.pk), kind="authorization",
+                          number=a.number, verification_code=a.verification_code, pdf=pdf, sha256=sha256_hex(pdf),
+                          size=len(pdf), signed=True, signer=f"Prefeitura Municipal de {pack.name} (demonstração)",
+                          demo_certificate=True, issued_at=a.issued_at)
+IssuedDocument.objects.bulk_create([stored(a) for a in grants], batch_size=5000)
 from django.db import connection
 with connection.cursor() as cur:
     # what autovacuum does after a bulk load (this machine's PostgreSQL runs without it): the
