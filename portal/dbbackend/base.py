@@ -7,9 +7,12 @@ application's role reads nothing of another municipality even through raw SQL or
 forgot its filter — the second wall behind the tenant managers.
 
 The setting is sent only when it changes (one ``set_config`` per change of scope, not per
-query). PostgreSQL undoes a ``set_config`` made inside a transaction that rolls back, so a
-rollback (of the transaction or of a savepoint) forgets what the session is believed to hold,
-and the next cursor sends it again. A session setting needs a session: behind a pooler in
+query), and in the same round trip as the cursor's first statement (``_ScopingCursor``): an
+installation that serves many municipalities changes scope on a kept connection at almost
+every request of a small one. PostgreSQL undoes a ``set_config`` made inside a transaction that
+rolls back (an outer one, a savepoint, or the implicit one of a failed statement sent with it),
+so a rollback or a failed statement forgets what the session is believed to hold, and the next
+cursor sends it again. A session setting needs a session: behind a pooler in
 transaction mode (PgBouncer ``pool_mode=transaction``) this does not hold — use session mode.
 """
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 import re
 import time
 
+import psycopg2.extensions
 from django.db.backends.postgresql import base
 
 from portal import tenancy
@@ -28,10 +32,81 @@ _PLACEHOLDER = re.compile(r"%%|%s")
 HEALTHY_FOR_SECONDS = 1.0
 
 
+_SCOPE_VALUE = re.compile(r"-?[0-9]*")  # a municipality's id, or empty for none
+# Statements that may run inside a transaction block: two statements in one query string run as
+# one (implicit) transaction, which CREATE DATABASE, VACUUM, CREATE INDEX CONCURRENTLY… refuse.
+_JOINABLE = re.compile(r"\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH|EXECUTE|PREPARE)\b", re.IGNORECASE)
+
+
+class _ScopingCursor(psycopg2.extensions.cursor):
+    """psycopg2's cursor that, when its backend found the session's municipality out of date,
+    sends ``SELECT set_config(…);`` in front of its first statement: psycopg2 sends the two as
+    one query string, one round trip, and the cursor's result is the last statement's. Only a
+    query (``SELECT``, ``INSERT``, ``UPDATE``, ``DELETE``, ``WITH``, ``PREPARE``, ``EXECUTE``)
+    takes it along; any other statement, and the other ways of running SQL (``executemany``,
+    ``callproc``, ``COPY``), send the setting alone first, as before."""
+
+    _scope: tuple[DatabaseWrapper, str] | None = None  # (backend, value) still to be sent
+
+    def execute(self, query, vars=None):
+        scope = self._scope
+        if scope is None:
+            return super().execute(query, vars)
+        owner, value = scope
+        if not isinstance(query, str) or not _JOINABLE.match(query):
+            self._send_scope_alone()
+            return super().execute(query, vars)
+        self._scope = None
+        try:
+            # the value is digits (checked when the scope was attached): a literal, so that a
+            # query without parameters keeps its percent signs as they are
+            result = super().execute(f"SELECT set_config('{SETTING}', '{value}', false); {query}", vars)
+        except BaseException:
+            # not sent, or undone with the failed statement's transaction: send it again
+            self._scope = scope
+            owner._rls_value = None
+            raise
+        owner._rls_value = value
+        return result
+
+    def executemany(self, query, vars_list):
+        self._send_scope_alone()
+        return super().executemany(query, vars_list)
+
+    def callproc(self, procname, parameters=None):
+        self._send_scope_alone()
+        return super().callproc(procname, parameters)
+
+    def copy_expert(self, sql, file, size=8192):
+        self._send_scope_alone()
+        return super().copy_expert(sql, file, size)
+
+    def copy_from(self, *args, **kwargs):
+        self._send_scope_alone()
+        return super().copy_from(*args, **kwargs)
+
+    def copy_to(self, *args, **kwargs):
+        self._send_scope_alone()
+        return super().copy_to(*args, **kwargs)
+
+    def _send_scope_alone(self) -> None:
+        scope, self._scope = self._scope, None
+        if scope is not None:
+            owner, value = scope
+            owner._rls_value = None  # until PostgreSQL has answered
+            super().execute("SELECT set_config(%s, %s, false)", [SETTING, value])
+            owner._rls_value = value
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     _rls_value: str | None = None  # what the session holds; None: not known
 
     _healthy_at = float("-inf")
+
+    def get_connection_params(self):
+        params = super().get_connection_params()
+        params["cursor_factory"] = _ScopingCursor
+        return params
 
     def init_connection_state(self):
         self._rls_value = None
@@ -75,11 +150,15 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def create_cursor(self, name=None):
         wanted = tenancy.current_id_or_none()
         value = "" if wanted is None else str(wanted)
+        cursor = super().create_cursor(name)
         if value != self._rls_value:
-            with self.connection.cursor() as raw:
-                raw.execute("SELECT set_config(%s, %s, false)", [SETTING, value])
-            self._rls_value = value
-        return super().create_cursor(name)
+            if name is None and isinstance(cursor, _ScopingCursor) and _SCOPE_VALUE.fullmatch(value):
+                cursor._scope = (self, value)  # sent with the cursor's first statement
+            else:  # a server-side cursor's DECLARE takes one statement: the setting goes first
+                with self.connection.cursor() as raw:
+                    raw.execute("SELECT set_config(%s, %s, false)", [SETTING, value])
+                self._rls_value = value
+        return cursor
 
     # forgotten after the rollback: the ROLLBACK statement's own cursor may have sent it again
     def _rollback(self):

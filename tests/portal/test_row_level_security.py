@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection, connections, transaction
 from django.urls import reverse
 
 from portal import tenancy
@@ -181,3 +181,53 @@ def test_migrate_creates_and_grants_the_application_s_role(monkeypatch):
         assert cursor.fetchone() == (True, False, False)
         cursor.execute("SELECT has_table_privilege(%s, 'licensing_authorization', 'SELECT, INSERT, UPDATE')", [name])
         assert cursor.fetchone()[0] is True
+
+
+def _current_setting(conn=connection) -> str:
+    with conn.cursor() as cursor:
+        cursor.execute("SELECT current_setting('app.municipality', true)")
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.django_db
+def test_a_change_of_municipality_goes_with_the_cursor_s_first_statement():
+    """One round trip, not two: the set_config and the statement are one query string."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row-level security is PostgreSQL's")
+    with tenancy.activate(tenancy.Scope(101, "um")):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT %s || '%%', current_setting('app.municipality', true)", ["x"])
+            assert cursor.fetchall() == [("x%", "101")]  # the statement's own result, its parameters
+            assert bytes(cursor.cursor.query).startswith(b"SELECT set_config('app.municipality', '101', false); SELECT ")
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT '100%'")  # no parameters: the percent sign stays as written
+            assert cursor.fetchone() == ("100%",)
+            assert bytes(cursor.cursor.query) == b"SELECT '100%'"  # the session holds it: nothing in front
+    with tenancy.activate(tenancy.Scope(202, "dois")):
+        # a server-side cursor (iterator, CSV export): its DECLARE takes one statement, the setting goes first
+        with connection.chunked_cursor() as cursor:
+            cursor.execute("SELECT current_setting('app.municipality', true)")
+            assert cursor.fetchone() == ("202",)
+    with tenancy.activate(None):
+        assert _current_setting() == ""
+
+
+@pytest.mark.django_db
+def test_a_failed_first_statement_sends_the_setting_again():
+    """Outside a transaction the setting and a failed statement are undone together: the
+    session still holds the previous municipality, and the next statement must send it again."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row-level security is PostgreSQL's")
+    other = connections.create_connection("default")  # autocommit, outside the test's transaction
+    try:
+        with tenancy.activate(tenancy.Scope(101, "um")):
+            assert _current_setting(other) == "101"
+        with tenancy.activate(tenancy.Scope(202, "dois")):
+            with pytest.raises(DatabaseError), other.cursor() as cursor:
+                cursor.execute("SELECT 1 / 0")
+            assert _current_setting(other) == "202"
+            with other.cursor() as cursor:
+                cursor.execute("SELECT current_setting('app.municipality', true)")
+                assert bytes(cursor.cursor.query) == b"SELECT current_setting('app.municipality', true)"
+    finally:
+        other.close()
