@@ -22,7 +22,7 @@ import re
 import time
 
 import psycopg2.extensions
-from django.db.backends.postgresql import base
+from django.db.backends.postgresql import base, operations
 
 from portal import tenancy
 
@@ -98,7 +98,20 @@ class _ScopingCursor(psycopg2.extensions.cursor):
             owner._rls_value = value
 
 
+_SENT_WITH_SCOPE = re.compile(rf"SELECT set_config\('{re.escape(SETTING)}', '-?[0-9]*', false\); ")
+
+
+class DatabaseOperations(operations.DatabaseOperations):
+    def last_executed_query(self, cursor, sql, params):
+        """The statement as its caller ran it (``connection.queries``, the debug log), without the
+        setting that rode in front of it — which, sent alone, was never among them either."""
+        query = super().last_executed_query(cursor, sql, params)
+        found = _SENT_WITH_SCOPE.match(query) if query else None
+        return query[found.end():] if found else query
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
     _rls_value: str | None = None  # what the session holds; None: not known
 
     _healthy_at = float("-inf")

@@ -12,6 +12,7 @@ import uuid
 
 import pytest
 from django.db import DatabaseError, connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from portal import tenancy
@@ -203,6 +204,11 @@ def test_a_change_of_municipality_goes_with_the_cursor_s_first_statement():
             cursor.execute("SELECT '100%'")  # no parameters: the percent sign stays as written
             assert cursor.fetchone() == ("100%",)
             assert bytes(cursor.cursor.query) == b"SELECT '100%'"  # the session holds it: nothing in front
+    with tenancy.activate(tenancy.Scope(303, "tres")), CaptureQueriesContext(connection) as captured:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            assert bytes(cursor.cursor.query).startswith(b"SELECT set_config(")
+    assert [q["sql"] for q in captured.captured_queries] == ["SELECT 1"]  # connection.queries: as the caller ran it
     with tenancy.activate(tenancy.Scope(202, "dois")):
         # a server-side cursor (iterator, CSV export): its DECLARE takes one statement, the setting goes first
         with connection.chunked_cursor() as cursor:
