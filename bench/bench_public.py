@@ -2,9 +2,11 @@
 40.000 grants on PostgreSQL.
 
 The bench creates its database (BENCH_DATABASE_URL, default ``bench_perf``; dropped and created),
-bulk-inserts the grants, and serves two gunicorns with the same command line
-(``gunicorn -c bin/gunicorn.conf.py``, 3 workers as the Dockerfile): the portal and
-bench/reference (a startproject with one "ok" view). Each line is loaded with ``wrk -c50``
+bulk-inserts the grants (each with its act as issued: a stored document with its SHA-256 and
+signer, which the verification reads), and serves two gunicorns with the same command line
+(``gunicorn -c bin/gunicorn.conf.py``, 3 workers as the Dockerfile): the portal, with its
+production settings and static files collected, and bench/reference (a startproject with one
+"ok" view). Each line is loaded with ``wrk -c50``
 in short slices that alternate reference, portal, reference, portal… so a busy moment of the
 shared machine weighs on both; the ratio is the portal's requests per second over the
 reference's in the slices next to it. Targets: ratio ≥ 0,5 and p95 ≤ 50 ms.
