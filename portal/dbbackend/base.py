@@ -27,6 +27,7 @@ from django.db.backends.postgresql import base, operations
 from portal import tenancy
 
 SETTING = "app.municipality"
+_SET_SCOPE = "SELECT set_config(%s, %s, false)"  # sent alone, with [SETTING, value]
 _PLACEHOLDER = re.compile(r"%%|%s")
 # A persistent connection found working this recently is not probed again (see below).
 HEALTHY_FOR_SECONDS = 1.0
@@ -94,7 +95,7 @@ class _ScopingCursor(psycopg2.extensions.cursor):
         if scope is not None:
             owner, value = scope
             owner._rls_value = None  # until PostgreSQL has answered
-            super().execute("SELECT set_config(%s, %s, false)", [SETTING, value])
+            super().execute(_SET_SCOPE, [SETTING, value])
             owner._rls_value = value
 
 
@@ -169,7 +170,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 cursor._scope = (self, value)  # sent with the cursor's first statement
             else:  # a server-side cursor's DECLARE takes one statement: the setting goes first
                 with self.connection.cursor() as raw:
-                    raw.execute("SELECT set_config(%s, %s, false)", [SETTING, value])
+                    raw.execute(_SET_SCOPE, [SETTING, value])
                 self._rls_value = value
         return cursor
 
