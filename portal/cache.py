@@ -67,6 +67,12 @@ class ResilientRedisCache(RedisCache):
         self._errors = _connection_errors()
         self._hit_scripts: dict[int, object] = {}
 
+    def validate_key(self, key: str) -> None:
+        """Redis takes any key (binary-safe, up to 512 MB): Django's check for memcached's
+        limits (250 characters, no spaces or control characters) walks every character of
+        every key, on every call, for a server this cache never talks to. The local fallback
+        (LocMemCache) still runs it on the keys it is given."""
+
     def in_fallback(self) -> bool:
         """Is this process answering from its own memory (Redis found down a moment ago)?"""
         return time.monotonic() < self._down_until

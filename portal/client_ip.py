@@ -9,6 +9,7 @@ is ignored and ``REMOTE_ADDR`` is the client.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 
 from django.conf import settings
@@ -16,6 +17,15 @@ from django.conf import settings
 
 def _valid_ip(value: str) -> str | None:
     value = (value or "").strip()
+    # an address is under 80 characters ([IPv6%zone]:port); anything longer is not one, and is
+    # not kept in the memo below (the X-Forwarded-For header is the client's to fill)
+    return _parsed_ip(value) if len(value) <= 128 else None
+
+
+# Every throttled request parses its address (and the lockout, the logs): the same few strings
+# again and again, and the answer is a function of the string alone.
+@functools.lru_cache(maxsize=4096)
+def _parsed_ip(value: str) -> str | None:
     if value.startswith("[") and "]" in value:  # [2001:db8::1]:443
         value = value[1 : value.index("]")]
     elif value.count(":") == 1:  # 203.0.113.9:5123

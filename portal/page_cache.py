@@ -102,8 +102,10 @@ def stamp(request=None) -> str:
 
 
 def page_key(request) -> str | None:
+    from portal.tenant_hosts import request_host
+
     try:
-        host = request.get_host()
+        host = request_host(request)
     except Exception:  # noqa: BLE001 - DisallowedHost: let the stack answer it
         return None
     meta = request.META

@@ -66,8 +66,18 @@ def directory() -> Directory:
     return found
 
 
+def request_host(request) -> str:
+    """``request.get_host()`` (checked against ALLOWED_HOSTS; DisallowedHost otherwise), checked
+    once per request: this middleware and portal.page_cache's key both need it on every public
+    request, and each check splits the port and walks ALLOWED_HOSTS again."""
+    host = request.__dict__.get("_checked_host")
+    if host is None:
+        host = request.__dict__["_checked_host"] = request.get_host()
+    return host
+
+
 def _hostname(request) -> str:
-    host = request.get_host().lower()
+    host = request_host(request).lower()
     if host.startswith("["):  # [::1]:8000
         return host.split("]")[0] + "]"
     return host.rsplit(":", 1)[0] if ":" in host else host

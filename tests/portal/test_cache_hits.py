@@ -59,3 +59,24 @@ def test_a_request_is_counted_once_per_key(live_redis):
     assert read() == 1
     assert portal_cache.request_window_hit(request, "r", 60) == 1  # the stack after the direct lane
     assert portal_cache.request_window_hit(RequestFactory().get("/"), "r", 60) == 2  # another request
+
+
+def test_any_key_goes_to_redis_without_memcached_s_warnings(live_redis):
+    """Redis takes any key: the check for memcached's limits (which walked every character of
+    every key on every call) is not run, and such a key is stored and read back."""
+    import warnings
+
+    key = "chave com espaços e " + "x" * 300
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a CacheKeyWarning would fail here
+        live_redis.set(key, "valor", 30)
+        assert live_redis.get(key) == "valor"
+        assert portal_cache.window_hit(key + " janela", 60) == 1
+
+
+def test_replies_are_parsed_by_hiredis():
+    """redis-py reads replies with hiredis (C) when it is installed (pyproject): every cache
+    read and throttle hit parses one."""
+    import redis.utils
+
+    assert redis.utils.HIREDIS_AVAILABLE

@@ -104,6 +104,22 @@ def test_with_one_trusted_proxy_the_right_most_address_is_the_client(rf, setting
     assert client_ip(_request(rf, xff="lixo")) == "10.0.0.2"  # garbage: the peer
 
 
+def test_an_address_is_parsed_once_and_a_long_forwarded_for_is_not_kept(rf, settings):
+    """The parsed addresses are remembered (every throttled request parses its own); a header
+    the client filled with a long string is refused as an address and never remembered."""
+    from portal.client_ip import _parsed_ip, client_ip
+
+    settings.TRUSTED_PROXY_COUNT = 1
+    _parsed_ip.cache_clear()
+    assert client_ip(_request(rf, xff="203.0.113.7:5123")) == "203.0.113.7"
+    assert client_ip(_request(rf, xff="203.0.113.7:5123")) == "203.0.113.7"
+    assert _parsed_ip.cache_info().hits >= 1
+    kept = _parsed_ip.cache_info().currsize
+    assert client_ip(_request(rf, xff="1" * 5000)) == "10.0.0.2"  # not an address: the peer
+    assert client_ip(_request(rf, xff="[2001:db8::1]:443")) == "2001:db8::1"
+    assert _parsed_ip.cache_info().currsize == kept + 1  # the IPv6 one, not the 5.000 characters
+
+
 def test_drf_throttles_of_other_apps_do_not_trust_forwarded_for_by_default(rf):
     from rest_framework.settings import api_settings
     from rest_framework.throttling import BaseThrottle

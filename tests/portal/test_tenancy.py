@@ -242,6 +242,24 @@ def test_the_host_names_the_municipality(two_municipalities, settings):
     assert resolve_host("alegre.portal.example") == town.a
 
 
+def test_the_host_is_checked_once_per_request_and_a_refused_one_every_time(rf, settings):
+    """request_host(): the tenant middleware and the page cache's key share one check of
+    ALLOWED_HOSTS per request; a host not allowed is refused on every call, never remembered."""
+    from django.core.exceptions import DisallowedHost
+
+    from portal.tenant_hosts import request_host
+
+    settings.ALLOWED_HOSTS = [".localhost"]
+    request = rf.get("/", HTTP_HOST="alegre.localhost")
+    assert request_host(request) == "alegre.localhost"
+    settings.ALLOWED_HOSTS = []  # the check is not made again for the same request
+    assert request_host(request) == "alegre.localhost"
+    refused = rf.get("/", HTTP_HOST="evil.example")
+    for _ in range(2):
+        with pytest.raises(DisallowedHost):
+            request_host(refused)
+
+
 @pytest.mark.django_db
 def test_the_only_municipality_in_service_answers_any_host(alegre):
     from django.test import Client
