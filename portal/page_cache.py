@@ -55,6 +55,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
 
+from portal.tenant_hosts import request_host
+
 MAX_SECONDS = 300
 MAX_BODY = 512 * 1024
 LOCAL_ENTRIES = 256
@@ -102,8 +104,6 @@ def stamp(request=None) -> str:
 
 
 def page_key(request) -> str | None:
-    from portal.tenant_hosts import request_host
-
     try:
         host = request_host(request)
     except Exception:  # noqa: BLE001 - DisallowedHost: let the stack answer it

@@ -34,6 +34,8 @@ HEALTHY_FOR_SECONDS = 1.0
 
 
 _SCOPE_VALUE = re.compile(r"-?[0-9]*")  # a municipality's id, or empty for none
+# what rides in front of a cursor's first statement, with the value (digits) written as a literal
+_SCOPE_PREFIX = "SELECT set_config('" + SETTING + "', '{}', false); "
 # Statements that may run inside a transaction block: two statements in one query string run as
 # one (implicit) transaction, which CREATE DATABASE, VACUUM, CREATE INDEX CONCURRENTLY… refuse.
 _JOINABLE = re.compile(r"\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH|EXECUTE|PREPARE)\b", re.IGNORECASE)
@@ -61,7 +63,7 @@ class _ScopingCursor(psycopg2.extensions.cursor):
         try:
             # the value is digits (checked when the scope was attached): a literal, so that a
             # query without parameters keeps its percent signs as they are
-            result = super().execute(f"SELECT set_config('{SETTING}', '{value}', false); {query}", vars)
+            result = super().execute(_SCOPE_PREFIX.format(value) + query, vars)
         except BaseException:
             # not sent, or undone with the failed statement's transaction: send it again
             self._scope = scope
@@ -99,7 +101,7 @@ class _ScopingCursor(psycopg2.extensions.cursor):
             owner._rls_value = value
 
 
-_SENT_WITH_SCOPE = re.compile(rf"SELECT set_config\('{re.escape(SETTING)}', '-?[0-9]*', false\); ")
+_SENT_WITH_SCOPE = re.compile(re.escape(_SCOPE_PREFIX).replace(re.escape("{}"), _SCOPE_VALUE.pattern))
 
 
 class DatabaseOperations(operations.DatabaseOperations):
