@@ -5,9 +5,10 @@ The bench creates its database (BENCH_DATABASE_URL, default ``bench_perf``; drop
 bulk-inserts the grants (each with its act as issued: a stored document with its SHA-256 and
 signer, which the verification reads), and serves two gunicorns with the same command line
 (``gunicorn -c bin/gunicorn.conf.py``, 3 workers as the Dockerfile): the portal, with its
-production settings and static files collected, and bench/reference (a startproject with one
-"ok" view). Each line is loaded with ``wrk -c50``
-in short slices that alternate reference, portal, reference, portal… so a busy moment of the
+production settings and static files collected, connected as the application's role (not the
+tables' owner: row-level security applies, as in production; bench.common.APP_ROLE), and
+bench/reference (a startproject with one "ok" view). Each line is loaded with ``wrk -c50`` in
+short slices that alternate reference, portal, reference, portal… so a busy moment of the
 shared machine weighs on both; the ratio is the portal's requests per second over the
 reference's in the slices next to it. Targets: ratio ≥ 0,5 and p95 ≤ 50 ms.
 
@@ -51,6 +52,8 @@ sys.path.insert(0, str(ROOT))
 from bench.common import (  # noqa: E402
     DB_URL,
     QUICK,
+    app_role_env,
+    as_app_role,
     database_name,
     drop_database,
     recreate_database,
@@ -355,8 +358,11 @@ def main() -> int:
     recreate_database()
     pack = os.environ.get("BENCH_PACK") or sorted(p.stem for p in (ROOT / "portal" / "packs").glob("*.toml"))[0]
     # collectstatic: the pages link their static files by the manifest's hashed names, as deployed
+    # as the owner, whose migrate creates the application's role and grants it the tables
     for args in (("migrate", "--noinput"), ("load_regulation", pack), ("collectstatic", "--noinput")):
-        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env={**env, **app_role_env()}, check=True,
+                       stdout=subprocess.DEVNULL)
+    served = {**env, "DATABASE_URL": as_app_role(DB_URL)}  # the portal, as the application's role
     import redis
 
     redis.Redis.from_url(REDIS_URL).flushdb()  # db 9 belongs to the bench
@@ -364,6 +370,7 @@ def main() -> int:
     # and throttle are its own)
     redis_base, _, redis_db = REDIS_URL.rpartition("/")
     small_env = _env(tmp / "var", f"{DB_URL}_{SIZES[0]}", f"{redis_base}/{int(redis_db or 0) + 1}")
+    small_served = {**small_env, "DATABASE_URL": as_app_role(small_env["DATABASE_URL"])}
     redis.Redis.from_url(small_env["REDIS_URL"]).flushdb()
     ok, seeded, figures = True, 0, {}
     try:
@@ -371,7 +378,7 @@ def main() -> int:
             codes = _seed(env, pack, seeded, grants - seeded, tmp / "codes.txt")
             seeded = grants
             ref = Server("reference.wsgi:application", ROOT / "bench" / "reference", env, "/")
-            portal = Server("portal.wsgi:application", ROOT, env, "/healthz/")
+            portal = Server("portal.wsgi:application", ROOT, served, "/healthz/")
             try:
                 print(f"== {grants} outorgas: portal e referência, gunicorn -c bin/gunicorn.conf.py (3 workers), "
                       f"wrk -c{CLIENTS}, {ROUNDS}×{SECONDS:g} s alternados", flush=True)
@@ -380,7 +387,7 @@ def main() -> int:
                 csv = "/api/v1/authorizations/?format=csv"
                 figures[("csv", grants)] = timed_get(portal, csv, 3)
                 if grants == SIZES[-1]:
-                    small_stats, big_stats = alternated_statistics(small_env, portal)
+                    small_stats, big_stats = alternated_statistics(small_served, portal)
                     figures[("stats", SIZES[0])], figures[("stats", grants)] = small_stats, big_stats
                     before = {pid: _rss_kb(pid) for pid in portal.workers()}
                     for _ in range(20):

@@ -11,10 +11,16 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlparse, urlunparse
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench_perf")
+# The portal is measured as production runs it: connected as the application's role, which is not
+# the owner of the tables, so that row-level security (portal.row_security) applies to every query
+# — the owner and superusers skip the policies. The owner's migrate creates and grants it
+# (DATABASE_APP_ROLE, as docker-compose does with portal_app); the load is written as the owner.
+APP_ROLE = os.environ.get("BENCH_APP_ROLE", "bench_portal_app")
+APP_PASSWORD = "bench-app-only-not-secret"  # noqa: S105 - a local bench role, on a local server only
 
 
 def result(name: str, figure: str, target: str, ok: bool | None) -> bool:
@@ -62,6 +68,18 @@ def drop_database(url: str) -> None:
     with conn.cursor() as cur:
         cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     conn.close()
+
+
+def app_role_env() -> dict[str, str]:
+    """What the owner's migrate needs to create the application's role and grant it the tables."""
+    return {"DATABASE_APP_ROLE": APP_ROLE, "DATABASE_APP_PASSWORD": APP_PASSWORD}
+
+
+def as_app_role(url: str) -> str:
+    """``url`` connected as the application's role instead of its owner."""
+    parts = urlparse(url)
+    host = parts.hostname + (f":{parts.port}" if parts.port else "")
+    return urlunparse(parts._replace(netloc=f"{APP_ROLE}:{APP_PASSWORD}@{host}"))
 
 
 def database_name(url: str = DB_URL) -> str:
