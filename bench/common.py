@@ -82,5 +82,24 @@ def as_app_role(url: str) -> str:
     return urlunparse(parts._replace(netloc=f"{APP_ROLE}:{APP_PASSWORD}@{host}"))
 
 
+_OWNERS: dict[str, tuple[str, str]] = {}
+
+
+def connect_as_application(connection, application: bool = True) -> None:
+    """In-process benches on PostgreSQL: the next queries of ``connection`` run as the
+    application's role (``application``), as the web and worker processes of production do, or
+    as the owner who created the test database (its set-up: bulk loads, VACUUM, the bare SQL
+    yardsticks). The owner's migrate created and granted the role when ``app_role_env()`` was in
+    the environment. Outside a transaction: the connection is closed and opened again."""
+    if connection.vendor != "postgresql":
+        return
+    current = (connection.settings_dict["USER"], connection.settings_dict["PASSWORD"])
+    owner = _OWNERS.setdefault(connection.alias, current)
+    wanted = (APP_ROLE, APP_PASSWORD) if application else owner
+    if current != wanted:
+        connection.close()
+        connection.settings_dict["USER"], connection.settings_dict["PASSWORD"] = wanted
+
+
 def database_name(url: str = DB_URL) -> str:
     return urlparse(url).path.lstrip("/")

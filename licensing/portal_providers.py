@@ -83,8 +83,9 @@ def grants_by_ids(ids: list[int]) -> list[Authorization]:
 def grants_fingerprint() -> str:
     """Changes when a grant is issued or changes status (every change writes an audit entry).
 
-    One query over two primary-key indexes (the newest grant and the newest audit entry),
-    remembered two seconds in the process; a change saved in this process forgets it.
+    One query for the newest grant and the newest audit entry of the municipality in scope (two
+    indexes that start with it; of the whole installation when none is), remembered two seconds
+    in the process; a change saved in this process forgets it.
     """
     import time
 
@@ -100,8 +101,18 @@ def grants_fingerprint() -> str:
         return memo[1]
     grants, audit = Authorization._meta.db_table, AuditEntry._meta.db_table
     with connection.cursor() as cursor:
-        sql = f'SELECT (SELECT MAX("id") FROM "{grants}"), (SELECT MAX("id") FROM "{audit}")'  # noqa: S608 - model tables
-        cursor.execute(sql)
+        if scope is None:
+            sql = f'SELECT (SELECT MAX("id") FROM "{grants}"), (SELECT MAX("id") FROM "{audit}")'  # noqa: S608 - model tables
+            cursor.execute(sql)
+        else:
+            # The municipality's own newest rows, named in the query: an index that starts with
+            # it (grant_newest_per_municipality, audit_newest_per_municipality) gives each MAX at
+            # once. Left to the row-level policy alone, the audit's policy (an OR with the
+            # installation's rows) is no index condition, and the application's role walked the
+            # primary key back past every row written after the municipality's last.
+            sql = (f'SELECT (SELECT MAX("id") FROM "{grants}" WHERE "municipality_id" = %s), '  # noqa: S608 - model tables
+                   f'(SELECT MAX("id") FROM "{audit}" WHERE "municipality_id" = %s)')
+            cursor.execute(sql, [scope, scope])
         last_grant, last_audit = cursor.fetchone()
     found = f"{last_grant}:{last_audit}"
     _GRANTS_MEMO[scope] = (now, found)

@@ -304,7 +304,12 @@ class AuditEntry(TenantModel):
         verbose_name = "registro de auditoria"
         verbose_name_plural = "registros de auditoria"
         ordering = ["-at", "-id"]
-        indexes = [models.Index(fields=["object_type", "object_id", "at"])]
+        indexes = [
+            models.Index(fields=["object_type", "object_id", "at"]),
+            # a municipality's newest entry (the data stamp of its public pages) from the index,
+            # under row-level security as well (licensing's grant_newest_per_municipality)
+            models.Index(fields=["municipality", "id"], name="audit_newest_per_municipality"),
+        ]
         triggers = [
             pgtrigger.Protect(name="audit_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
             # TRUNCATE bypasses row triggers: refuse it as a statement. The test runner's flush
