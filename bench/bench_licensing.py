@@ -2,7 +2,8 @@
 same run (ratio; target ≤ 5× for the act and the alvará), and the time to issue 1.000 and 3.000
 alvarás in one transaction with their PDFs (rendered, signed and stored as the worker does after
 the commit; targets: 1.000 ≤ 120 s, 3.000 ≤ 3,2× of 1.000). Runs on a throwaway PostgreSQL
-database (``test_`` + the bench's, BENCH_DATABASE_URL). BENCH_QUICK=1: 30 and 90 alvarás."""
+database (``test_`` + the bench's, BENCH_DATABASE_URL), set up as its owner and measured as the
+application's role (row-level security applies, as in production). BENCH_QUICK=1: 30 and 90 alvarás."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import DB_URL, QUICK, result, scratch_dir  # noqa: E402
+from bench.common import DB_URL, QUICK, app_role_env, connect_as_application, result, scratch_dir  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 os.environ.setdefault("PORTAL_TESTING", "1")
 os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"  # the PDFs are frozen at commit, in this process
 os.environ.pop("REDIS_URL", None)
+os.environ.update(app_role_env())  # the owner's migrate creates the application's role (bench.common)
 if DB_URL != "sqlite":
     os.environ["DATABASE_URL"] = DB_URL
 
@@ -51,6 +53,7 @@ def main() -> int:
     try:
         return run()
     finally:
+        connect_as_application(connection, False)
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
@@ -101,6 +104,8 @@ def run() -> int:
                                         cnh_category="B")
     Inspection.objects.create(application=app, agent=agent, scheduled_for=timezone.now() + timedelta(days=1))
 
+    # measured as the web and worker processes run: the application's role, under row-level security
+    connect_as_application(connection)
     render_pdf("licensing/pdf/one_line.html", {})  # warm fonts and WeasyPrint
     baseline = timed(lambda: render_pdf("licensing/pdf/one_line.html", {}))
     kinds = {

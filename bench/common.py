@@ -19,6 +19,8 @@ DB_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:543
 # the owner of the tables, so that row-level security (portal.row_security) applies to every query
 # — the owner and superusers skip the policies. The owner's migrate creates and grants it
 # (DATABASE_APP_ROLE, as docker-compose does with portal_app); the load is written as the owner.
+# BENCH_AS_OWNER=1 measures as the owner instead (no row-level security): what the policies cost.
+AS_OWNER = os.environ.get("BENCH_AS_OWNER") == "1"
 APP_ROLE = os.environ.get("BENCH_APP_ROLE", "bench_portal_app")
 APP_PASSWORD = "bench-app-only-not-secret"  # noqa: S105 - a local bench role, on a local server only
 
@@ -76,7 +78,9 @@ def app_role_env() -> dict[str, str]:
 
 
 def as_app_role(url: str) -> str:
-    """``url`` connected as the application's role instead of its owner."""
+    """``url`` connected as the application's role instead of its owner (BENCH_AS_OWNER: as is)."""
+    if AS_OWNER:
+        return url
     parts = urlparse(url)
     host = parts.hostname + (f":{parts.port}" if parts.port else "")
     return urlunparse(parts._replace(netloc=f"{APP_ROLE}:{APP_PASSWORD}@{host}"))
@@ -91,7 +95,7 @@ def connect_as_application(connection, application: bool = True) -> None:
     as the owner who created the test database (its set-up: bulk loads, VACUUM, the bare SQL
     yardsticks). The owner's migrate created and granted the role when ``app_role_env()`` was in
     the environment. Outside a transaction: the connection is closed and opened again."""
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql" or AS_OWNER:
         return
     current = (connection.settings_dict["USER"], connection.settings_dict["PASSWORD"])
     owner = _OWNERS.setdefault(connection.alias, current)
@@ -99,6 +103,10 @@ def connect_as_application(connection, application: bool = True) -> None:
     if current != wanted:
         connection.close()
         connection.settings_dict["USER"], connection.settings_dict["PASSWORD"] = wanted
+    if application:  # never measured as the owner by mistake: the policies must apply
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_user, rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")
+            assert cursor.fetchone() == (APP_ROLE, False), "bench: não conectado como o papel da aplicação"
 
 
 def database_name(url: str = DB_URL) -> str:
