@@ -129,10 +129,10 @@ class Authorization(TenantModel):
             # grants by date here, not every municipality's through valid_until (issue 17)
             models.Index(fields=["municipality", "valid_until"], name="current_grant_due_idx",
                          condition=models.Q(status__in=["active", "suspended"])),
-            # a municipality's newest grant (the data stamp of its public pages) and its grants
-            # newest first, straight from the index: under row-level security the application's
-            # role reads MAX(id) as "walk the primary key back until a row of mine", which for a
-            # small municipality among many crossed every grant issued after its last (issue 17)
+            # a municipality's newest grant (the data stamp of its public pages) straight from the
+            # index: under row-level security the application's role read MAX(id) as "walk the
+            # primary key back until a row of mine", which for a small municipality among many
+            # crossed every grant issued after its last (issue 17)
             models.Index(fields=["municipality", "id"], name="grant_newest_per_municipality"),
         ]
         triggers = _never_deleted("authorization")
