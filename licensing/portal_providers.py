@@ -100,19 +100,15 @@ def grants_fingerprint() -> str:
     if memo is not None and now - memo[0] < GRANTS_MEMO_SECONDS:
         return memo[1]
     grants, audit = Authorization._meta.db_table, AuditEntry._meta.db_table
+    # The municipality's own newest rows, named in the query: an index that starts with it
+    # (grant_newest_per_municipality, audit_newest_per_municipality) gives each MAX at once. Left
+    # to the row-level policy alone, the audit's policy (an OR with the installation's rows) is
+    # no index condition, and the application's role walked the primary key back past every row
+    # written after the municipality's last.
+    where, params = ('', []) if scope is None else (' WHERE "municipality_id" = %s', [scope])
     with connection.cursor() as cursor:
-        if scope is None:
-            sql = f'SELECT (SELECT MAX("id") FROM "{grants}"), (SELECT MAX("id") FROM "{audit}")'  # noqa: S608 - model tables
-            cursor.execute(sql)
-        else:
-            # The municipality's own newest rows, named in the query: an index that starts with
-            # it (grant_newest_per_municipality, audit_newest_per_municipality) gives each MAX at
-            # once. Left to the row-level policy alone, the audit's policy (an OR with the
-            # installation's rows) is no index condition, and the application's role walked the
-            # primary key back past every row written after the municipality's last.
-            sql = (f'SELECT (SELECT MAX("id") FROM "{grants}" WHERE "municipality_id" = %s), '  # noqa: S608 - model tables
-                   f'(SELECT MAX("id") FROM "{audit}" WHERE "municipality_id" = %s)')
-            cursor.execute(sql, [scope, scope])
+        cursor.execute(f'SELECT (SELECT MAX("id") FROM "{grants}"{where}), '  # noqa: S608 - model tables
+                       f'(SELECT MAX("id") FROM "{audit}"{where})', params * 2)
         last_grant, last_audit = cursor.fetchone()
     found = f"{last_grant}:{last_audit}"
     _GRANTS_MEMO[scope] = (now, found)
