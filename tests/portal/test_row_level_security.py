@@ -338,3 +338,53 @@ def test_the_data_stamp_reads_the_municipality_s_newest_rows_from_an_index_under
         assert "municipality_id" in node.get("Index Cond", ""), (table, node.get("Index Name"), node.get("Filter"))
     # and the stamp is A's own: B's newer rows do not change it
     assert stamp.split(":")[0] == str(auth.pk)
+
+
+@pytest.mark.django_db
+def test_a_small_municipality_s_transparency_page_reads_its_own_index_entries_in_the_generic_plan(
+        app_role, two_municipalities):
+    """The keyset page of the transparency list (open_data_page) is a prepared statement: after
+    a few runs PostgreSQL keeps one generic plan for every municipality. Judged by the average
+    municipality, that plan walked the primary key back from the page's first id, filtering by
+    municipality — for a small one whose grants sit among a big one's, every row of the big one
+    in between (9.751 rows for a page of 50 at 0,5 % of 40.000 grants). The page must be an
+    index range of its own municipality whatever the plan."""
+    from django.contrib.auth import get_user_model
+
+    from licensing.models import Authorization
+    from licensing.portal_providers import open_data_page
+
+    town = two_municipalities
+    with tenancy.activate(town.a):
+        auth, _ = issue_authorization()
+    holder = get_user_model().objects.create(username="page-holder")
+    rows = [Authorization(municipality_id=(town.a if i % 100 == 0 else town.b).id, number=f"{i:05d}/2026",
+                          act_name="Autorização", modality=auth.modality, holder=holder, valid_from=auth.valid_from,
+                          valid_until=auth.valid_until, status="active", verification_code=f"P{i:05d}-PPP-PPP",
+                          legal_basis="teste") for i in range(5000)]  # A: one grant in a hundred, among B's
+    Authorization.all_tenants.bulk_create(rows)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE licensing_authorization")
+    _act_as(app_role)
+    with tenancy.activate(town.a):
+        newest = Authorization.objects.order_by("-id").values_list("id", flat=True).first()
+        with CaptureQueriesContext(connection) as captured:
+            page = open_data_page(newest)
+        expected = list(Authorization.objects.filter(status__in=["active", "suspended"]).order_by("-id")
+                        .values_list("number", flat=True)[:50])
+        assert [row["number"] for row in page] == expected
+        executed = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("EXECUTE")]
+        assert len(executed) == 1, captured.captured_queries
+        with connection.cursor() as cursor:
+            cursor.execute("SET plan_cache_mode = force_generic_plan")
+            try:
+                cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + executed[0])
+                plan = cursor.fetchone()[0][0]["Plan"]
+            finally:
+                cursor.execute("RESET plan_cache_mode")
+    grants = [node for node in _scans(plan) if node.get("Relation Name") == "licensing_authorization"]
+    assert len(grants) == 1, grants
+    node = grants[0]
+    # A's entries of the index that starts with the municipality, from the page's first id on
+    assert "municipality_id" in node.get("Index Cond", "") and "id" in node["Index Cond"], node
+    assert node.get("Rows Removed by Filter", 0) < 50, node  # not B's rows walked past
