@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed
 # the municipalities `make run` loads, each with its demo data (PACK=itagiba make run: one only)
 PACKS ?= $(if $(PACK),$(PACK),alegre itagiba arapora)
 HOST ?= 127.0.0.1
+# `make test` runs the suite on every core (pytest-xdist; tests/parallel.py gives each worker its
+# own Redis database and VAR_DIR); PYTEST_ARGS="-n0 tests/x" runs some tests in one process.
+PYTEST_ARGS ?= -n auto --dist loadfile
 PORT ?= 8000
 
 .PHONY: install run test test-fast e2e lint format bench migrations-check deploy-check clean

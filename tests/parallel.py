@@ -1,0 +1,33 @@
+"""`make test` runs the suite in parallel (pytest-xdist, one worker process per core): each
+worker gets its own Redis database and its own VAR_DIR, set here before Django reads its
+settings (this plugin is loaded with ``-p`` in pyproject's addopts, ahead of pytest-django).
+
+Every test empties the cache (tests/conftest.py) and some start a real Celery worker on Redis
+(tests/ops/test_reliability.py): sharing one Redis database, one worker's ``cache.clear()`` or
+task would land in another's test. The signing certificates, the embedded Celery broker and
+the screenshots live under VAR_DIR. Each worker's test database already has its own name
+(pytest-django adds the worker's id). Without xdist (``PYTEST_ARGS=-n0`` or a single test),
+nothing changes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"… set by xdist before plugins load
+
+
+def _worker_redis_url(url: str, number: int) -> str:
+    """The same server, database (the URL's, default 0) + 1 + the worker's number."""
+    parts = urlparse(url)
+    base = int(parts.path.strip("/") or 0)
+    return urlunparse(parts._replace(path=f"/{base + 1 + number}"))
+
+
+if WORKER.startswith("gw") and WORKER[2:].isdigit():
+    number = int(WORKER[2:])
+    if os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = _worker_redis_url(os.environ["REDIS_URL"], number)
+    root = Path(os.environ.get("VAR_DIR") or Path(__file__).resolve().parent.parent / "var")
+    os.environ["VAR_DIR"] = str(root / f"xdist-{WORKER}")
