@@ -8,7 +8,7 @@ PACKS ?= $(if $(PACK),$(PACK),alegre itagiba arapora)
 HOST ?= 127.0.0.1
 # `make test` runs the suite on every core (pytest-xdist; tests/parallel.py gives each worker its
 # own Redis database and VAR_DIR); PYTEST_ARGS="-n0 tests/x" runs some tests in one process.
-PYTEST_ARGS ?= -n auto --dist loadfile
+PYTEST_ARGS ?= -n auto --maxprocesses 8 --dist loadfile
 PORT ?= 8000
 
 .PHONY: install run test test-fast e2e lint format bench migrations-check deploy-check clean

@@ -19,10 +19,14 @@ WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1"… set by xdi
 
 
 def _worker_redis_url(url: str, number: int) -> str:
-    """The same server, database (the URL's, default 0) + 1 + the worker's number."""
+    """The same server, database (the URL's, default 0) + 1 + the worker's number. Redis has 16
+    databases unless configured otherwise: the Makefile caps the workers at 8 (--maxprocesses).
+    A URL that names no database by its path (a unix socket) is left as it is."""
     parts = urlparse(url)
-    base = int(parts.path.strip("/") or 0)
-    return urlunparse(parts._replace(path=f"/{base + 1 + number}"))
+    base = parts.path.strip("/")
+    if parts.scheme not in ("redis", "rediss") or not (base == "" or base.isdigit()):
+        return url
+    return urlunparse(parts._replace(path=f"/{int(base or 0) + 1 + number}"))
 
 
 if WORKER.startswith("gw") and WORKER[2:].isdigit():
