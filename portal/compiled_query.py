@@ -37,6 +37,15 @@ _COMPILE_SCOPE = tenancy.Scope(-2_000_000_011, "compiled-lookup")
 _PLACEHOLDER = re.compile(r"%%|%s")
 
 
+def execute_prepared(connection, cursor, name: str, sql: str, params: list) -> None:
+    """``sql`` as the session's prepared statement ``name`` where the backend has them
+    (portal.dbbackend: planned once a session), as a plain statement elsewhere (SQLite)."""
+    if hasattr(connection, "execute_prepared"):
+        connection.execute_prepared(cursor, name, sql, params)
+    else:
+        cursor.execute(sql, params)
+
+
 def _constants_written_in(connection, sql: str, params: list, slot: int,
                           tenant_slots: tuple[int, ...]) -> tuple[str, list, int, tuple[int, ...]]:
     """The statement with its constant parameters (a kind, a content type, a status) written
@@ -109,10 +118,7 @@ class CompiledLookup:
                 params[i] = municipality
         connection = connections[alias]
         with connection.cursor() as cursor:
-            if hasattr(connection, "execute_prepared"):  # portal.dbbackend: planned once a session
-                connection.execute_prepared(cursor, name, sql, params)
-            else:
-                cursor.execute(sql, params)
+            execute_prepared(connection, cursor, name, sql, params)
             rows = cursor.fetchall()
         if converters:
             rows = compiler.apply_converters(rows, converters)

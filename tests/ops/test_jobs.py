@@ -262,7 +262,7 @@ def test_vehicle_age_by_manufacture_year(alegre, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_aged_vehicle_list_queries_are_constant(alegre, clerk, web, django_assert_num_queries, monkeypatch, held_memos):
+def test_aged_vehicle_list_queries_are_constant(alegre, clerk, web, django_assert_num_queries, monkeypatch):
     at_utc(monkeypatch, 2026, 6, 1, 15, 0)
     client = web(clerk)
     issue_authorization(vehicle=VehicleFactory(manufacture_year=2010))
