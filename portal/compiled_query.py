@@ -29,6 +29,11 @@ from portal import tenancy
 _SENTINEL = "\x00compiled-lookup-value\x00"  # never a value a caller looks up (no NUL in codes)
 
 
+def _sentinel(i: int) -> str:
+    """The marker of the ``i``-th looked-up value (the first is _SENTINEL itself)."""
+    return _SENTINEL if i == 0 else f"{_SENTINEL}{i}\x00"
+
+
 # The scope a lookup is compiled in: its id marks the tenant filter's parameters, which each run
 # fills with the municipality then in scope (an id no municipality has; no query runs in it).
 _COMPILE_SCOPE = tenancy.Scope(-2_000_000_011, "compiled-lookup")
@@ -46,25 +51,24 @@ def execute_prepared(connection, cursor, name: str, sql: str, params: list) -> N
         cursor.execute(sql, params)
 
 
-def _constants_written_in(connection, sql: str, params: list, slot: int,
-                          tenant_slots: tuple[int, ...]) -> tuple[str, list, int, tuple[int, ...]]:
+def _constants_written_in(connection, sql: str, params: list, slots: tuple[int, ...],
+                          tenant_slots: tuple[int, ...]) -> tuple[str, list, tuple[int, ...], tuple[int, ...]]:
     """The statement with its constant parameters (a kind, a content type, a status) written
     into it, quoted by the driver, and placeholders left only for what changes from run to run:
-    the looked-up value and the municipality. A prepared statement takes them once, when it is
+    the looked-up values and the municipality. A prepared statement takes them once, when it is
     prepared, instead of each run sending, quoting and parsing them again (16 parameters of
     the verification lookup were ~25 µs of its ~125)."""
     kept: list = []
-    new_slot, new_tenant_slots = -1, []
+    new_slots, new_tenant_slots = dict.fromkeys(slots, -1), []
     numbers = iter(range(len(params)))
 
     def put(match: re.Match) -> str:
-        nonlocal new_slot
         if match.group() == "%%":
             return "%%"
         i = next(numbers)
-        if i == slot or i in tenant_slots:
-            if i == slot:
-                new_slot = len(kept)
+        if i in new_slots or i in tenant_slots:
+            if i in new_slots:
+                new_slots[i] = len(kept)
             else:
                 new_tenant_slots.append(len(kept))
             kept.append(params[i])
@@ -72,26 +76,34 @@ def _constants_written_in(connection, sql: str, params: list, slot: int,
         # a literal percent sign in the quoted constant stays literal for the numbering that follows
         return connection.ops.compose_sql("%s", [params[i]]).replace("%", "%%")
 
-    return _PLACEHOLDER.sub(put, sql), kept, new_slot, tuple(new_tenant_slots)
+    sql = _PLACEHOLDER.sub(put, sql)
+    return sql, kept, tuple(new_slots[i] for i in slots), tuple(new_tenant_slots)
 
 
 class CompiledLookup:
     """``build(value)`` → a ``values()`` queryset filtering on ``value`` once; ``rows(value)``
     runs its SQL, compiled once per process (the database is the one the router gave the
-    queryset then) with the municipality in scope at each run."""
+    queryset then) with the municipality in scope at each run. ``values=n``: ``build`` and
+    ``rows`` take n values, each used once."""
 
-    def __init__(self, build: Callable[[Any], QuerySet]):
+    def __init__(self, build: Callable[..., QuerySet], *, values: int = 1, prepared: bool = True):
         self.build = build
+        self.values = values
+        # False: sent as a plain statement, which PostgreSQL plans for its values at every run —
+        # for a lookup whose right plan depends on them (a small municipality among big ones),
+        # where a prepared statement's one generic plan, judged by the average, would not be
+        self.prepared = prepared
         self._compiled: tuple | None = None
 
     def _compile(self) -> tuple:
         with tenancy.activate(_COMPILE_SCOPE):
-            qs = self.build(_SENTINEL)
+            qs = self.build(*(_sentinel(i) for i in range(self.values)))
             compiler = qs.query.get_compiler(using=qs.db)
             sql, params = compiler.as_sql()
-        slots = [i for i, p in enumerate(params) if p == _SENTINEL]
-        if len(slots) != 1:  # a value used twice, or folded into the SQL: not for this cache
-            raise ValueError("CompiledLookup: o valor deve ser um único parâmetro da consulta")
+        slots = [[i for i, p in enumerate(params) if p == _sentinel(v)] for v in range(self.values)]
+        if any(len(found) != 1 for found in slots):  # a value used twice, or folded into the SQL
+            raise ValueError("CompiledLookup: cada valor deve ser um único parâmetro da consulta")
+        slots = tuple(found[0] for found in slots)
         tenant_slots = tuple(i for i, p in enumerate(params) if p == _COMPILE_SCOPE.id)
         query = qs.query
         # the names in the order of the row, as Django's ValuesIterable takes them
@@ -99,26 +111,29 @@ class CompiledLookup:
             *query.extra_select, *query.values_select, *query.annotation_select]
         fields = [s[0] for s in compiler.select[: compiler.col_count]]
         converters = compiler.get_converters(fields)
-        slot = slots[0]
-        if hasattr(connections[qs.db], "execute_prepared"):
-            sql, params, slot, tenant_slots = _constants_written_in(connections[qs.db], sql, params, slot, tenant_slots)
+        if self.prepared and hasattr(connections[qs.db], "execute_prepared"):
+            sql, params, slots, tenant_slots = _constants_written_in(connections[qs.db], sql, params, slots, tenant_slots)
         # one prepared statement for every municipality (the same SQL, their id a parameter),
         # named by its text: two lookups with the same SQL share it, two different never do
         name = "cl" + hashlib.sha256(sql.encode()).hexdigest()[:24]
-        self._compiled = (qs.db, sql, tuple(params), slot, tenant_slots, names, compiler, converters, name)
+        self._compiled = (qs.db, sql, tuple(params), slots, tenant_slots, names, compiler, converters, name)
         return self._compiled
 
-    def rows(self, value: Any) -> list[dict]:
-        alias, sql, params, slot, tenant_slots, names, compiler, converters, name = self._compiled or self._compile()
+    def rows(self, *values: Any) -> list[dict]:
+        alias, sql, params, slots, tenant_slots, names, compiler, converters, name = self._compiled or self._compile()
         params = list(params)
-        params[slot] = value
+        for slot, value in zip(slots, values, strict=True):
+            params[slot] = value
         if tenant_slots:
             municipality = tenancy.current_id()  # none in scope: TenantMissing, as the queryset would
             for i in tenant_slots:
                 params[i] = municipality
         connection = connections[alias]
         with connection.cursor() as cursor:
-            execute_prepared(connection, cursor, name, sql, params)
+            if self.prepared:
+                execute_prepared(connection, cursor, name, sql, params)
+            else:
+                cursor.execute(sql, params)
             rows = cursor.fetchall()
         if converters:
             rows = compiler.apply_converters(rows, converters)

@@ -23,7 +23,8 @@ GRANTS_CURRENT_IDS = "grants.current_ids"  # (q, modality) -> QuerySet of ids, n
 GRANTS_BY_IDS = "grants.by_ids"  # (ids) -> list of grants in the order of ids
 GRANTS_OPEN_DATA_ROW = "grants.open_data_row"  # (grant) -> dict (public fields only)
 GRANTS_OPEN_DATA_ROWS = "grants.open_data_rows"  # (ids) -> list[dict] in the order of ids
-# (first_id, modality) -> list[dict]: up to OPEN_DATA_PAGE rows of the current grants with id <= first_id, newest first
+# (first_id, modality, after_id) -> list[dict]: up to OPEN_DATA_PAGE rows of the current grants with
+# after_id < id <= first_id (after_id: the next page's first id, the oldest's less one for the last page), newest first
 GRANTS_OPEN_DATA_PAGE = "grants.open_data_page"
 OPEN_DATA_PAGE = 50
 GRANTS_OPEN_DATA_STREAM = "grants.open_data_stream"  # (q, modality) -> iterator of dicts, newest first

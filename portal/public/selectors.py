@@ -119,8 +119,9 @@ class CountedIds:
         raw = "|".join(map(str, (*self._slot(), grants_fingerprint())))
         return prefix + hashlib.sha256(raw.encode()).hexdigest()
 
-    def page_index(self) -> tuple[int, list[int]]:
-        """(total, every STRIDE-th id from the newest): one pass over the ids per data stamp."""
+    def page_index(self) -> tuple[int, list[int], int]:
+        """(total, every STRIDE-th id from the newest, the oldest id or 0): one pass over the ids
+        per data stamp."""
         if self._index is None:
             slot, stamp = self._slot(), grants_fingerprint()
             found = self._indexes.get(slot)
@@ -136,22 +137,22 @@ class CountedIds:
             self._index = found[1:]
         return self._index
 
-    def _shared_index(self) -> tuple[int, list[int]]:
+    def _shared_index(self) -> tuple[int, list[int], int]:
         """The index at this data stamp from the shared cache, or read from the ids and left
         there: one process makes the pass, the others (every worker after a change of the
         data) read some hundred ids instead of every grant's."""
         from django.core.cache import cache
 
-        key = self._key("open-data-index:")
+        key = self._key("open-data-pages:")
         shared = cache.get(key)
         if shared is not None:
             return shared
-        total, firsts = 0, []
+        total, firsts, pk = 0, [], 0
         for total, pk in enumerate(self.ids.iterator(chunk_size=10000), start=1):
             if (total - 1) % self.STRIDE == 0:
                 firsts.append(pk)
-        cache.set(key, (total, firsts), 300)
-        return total, firsts
+        cache.set(key, (total, firsts, pk), 300)
+        return total, firsts, pk
 
     def count(self) -> int:
         if not self.q:
@@ -171,7 +172,7 @@ class CountedIds:
     def __getitem__(self, item):
         if self.q or not isinstance(item, slice) or item.step or item.start is None or item.stop is None:
             return self.ids[item]
-        total, firsts = self.page_index()
+        total, firsts, _oldest = self.page_index()
         start, stop = max(item.start, 0), min(item.stop, total)
         if start >= stop:
             return []
@@ -189,12 +190,15 @@ class CountedRows(CountedIds):
     def __getitem__(self, item):
         if (not self.q and isinstance(item, slice) and not item.step and item.start is not None
                 and item.stop is not None and self.STRIDE == registry.OPEN_DATA_PAGE):
-            total, firsts = self.page_index()
+            total, firsts, oldest = self.page_index()
             start, stop = max(item.start, 0), min(item.stop, total)
             if start >= stop:
                 return []
             if start % self.STRIDE == 0 and stop - start <= self.STRIDE:
-                rows = registry.call(registry.GRANTS_OPEN_DATA_PAGE, firsts[start // self.STRIDE], self.modality)
+                page = start // self.STRIDE
+                # how far the page's ids reach: to the next page's first, or to the oldest
+                after = firsts[page + 1] if page + 1 < len(firsts) else oldest - 1
+                rows = registry.call(registry.GRANTS_OPEN_DATA_PAGE, firsts[page], self.modality, after)
                 return rows[: stop - start]
         ids = super().__getitem__(item)
         return open_data_rows(list(ids))

@@ -338,3 +338,61 @@ def test_the_data_stamp_reads_the_municipality_s_newest_rows_from_an_index_under
         assert "municipality_id" in node.get("Index Cond", ""), (table, node.get("Index Name"), node.get("Filter"))
     # and the stamp is A's own: B's newer rows do not change it
     assert stamp.split(":")[0] == str(auth.pk)
+
+
+@pytest.mark.django_db
+def test_a_transparency_page_reads_its_own_municipality_s_rows_whatever_its_share(app_role, two_municipalities):
+    """A page of the transparency list (open_data_page) was one prepared statement: after five
+    runs PostgreSQL keeps one generic plan for every municipality, judged by the average one,
+    and that plan walked the primary key back from the page's first id, filtering by
+    municipality — for a small one whose grants sit among a big one's, every row of the big one
+    in between (9.751 rows for a page of 50 at 0,5 % of 40.000 grants). Each page, of either
+    municipality, page 1 or deep, must be its own rows, its ids read without walking past the
+    other municipality's — under the generic plan too."""
+    from django.contrib.auth import get_user_model
+
+    from licensing.models import Authorization
+    from licensing.portal_providers import open_data_page
+
+    town = two_municipalities
+    with tenancy.activate(town.a):
+        auth, _ = issue_authorization()
+    holder = get_user_model().objects.create(username="page-holder")
+    rows = [Authorization(municipality_id=(town.a if i % 100 == 0 else town.b).id, number=f"{i:05d}/2026",
+                          act_name="Autorização", modality=auth.modality, holder=holder, valid_from=auth.valid_from,
+                          valid_until=auth.valid_until, status="active", verification_code=f"P{i:05d}-PPP-PPP",
+                          legal_basis="teste") for i in range(5000)]  # A: one grant in a hundred, among B's
+    Authorization.all_tenants.bulk_create(rows)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE licensing_authorization")
+    _act_as(app_role)
+    for municipality, depth in ((town.a, 0), (town.a, 20), (town.b, 0), (town.b, 2000), (town.b, 4900)):
+        with tenancy.activate(municipality):
+            current = Authorization.objects.filter(status__in=["active", "suspended"]).order_by("-id")
+            ids = list(current.values_list("id", flat=True))
+            first, after = ids[depth], (ids[depth + 50] if depth + 50 < len(ids) else 0)  # as CountedRows asks
+            for _ in range(6):  # past the five custom plans of a prepared statement
+                with CaptureQueriesContext(connection) as captured:
+                    page = open_data_page(first, "", after)
+            expected = list(current.filter(id__lte=first).values_list("number", flat=True)[:50])
+            assert [row["number"] for row in page] == expected, (municipality.slug, depth)
+            plans = []
+            with connection.cursor() as cursor:
+                for statement in (q["sql"] for q in captured.captured_queries):
+                    # a prepared statement under its generic plan, a plain one as it ran
+                    generic = statement.startswith("EXECUTE")
+                    if generic:
+                        cursor.execute("SET plan_cache_mode = force_generic_plan")
+                    try:
+                        cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + statement)
+                        plans.append(cursor.fetchone()[0][0]["Plan"])
+                    finally:
+                        if generic:
+                            cursor.execute("RESET plan_cache_mode")
+        scans = [node for plan in plans for node in _scans(plan) if node.get("Relation Name") == "licensing_authorization"]
+        assert scans, plans
+        for node in scans:
+            read = node["Actual Rows"] * node.get("Actual Loops", 1) + node.get("Rows Removed by Filter", 0)
+            # no row of the other municipality walked past: the page's own (with, for the small
+            # one, its few newer grants when its index is read whole and sorted)
+            assert read <= 60, (municipality.slug, depth, node)
