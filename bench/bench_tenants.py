@@ -4,7 +4,9 @@
 The per-request cost of a public page must not grow with the number of municipalities: a
 page of one of the 100 small municipalities is compared with the same page of the big one
 (every query carries the municipality column, indexed, so a small municipality's page reads
-its own rows only). The expiry job over the 100 small municipalities (one run per
+its own rows only). The grants are saved interleaved, as an installation issues them over the
+years (``save_interleaved``): a small municipality's are 1 in 200 of the table's ids, spread over
+all of it, so that a plan walking an index of ids past the others' rows shows. The expiry job over the 100 small municipalities (one run per
 municipality, as beat does) is compared with the job over the big one — the same 100.000
 grants expiring either way.
 
@@ -100,12 +102,12 @@ def clone_municipalities(template, slugs: list[str]):
     return made
 
 
-def grants(municipality, n: int, holders: list[int], today, tag: int) -> list[str]:
-    """``n`` current grants of ``municipality`` (valid until tomorrow); their codes."""
+def grants(municipality, n: int, holders: list[int], today, tag: int) -> list:
+    """``n`` current grants of ``municipality`` (valid until tomorrow), not yet saved."""
     from licensing.models import Authorization
 
     modality = next(iter(municipality.pack.get("modalities", {"taxi": {}})))
-    rows = [
+    return [
         Authorization(
             municipality_id=municipality.pk, number=f"{i + 1:06d}/{today.year}", act_name="Autorização",
             modality=modality, holder_id=holders[i % len(holders)], valid_from=today - timedelta(days=365),
@@ -113,8 +115,24 @@ def grants(municipality, n: int, holders: list[int], today, tag: int) -> list[st
         )
         for i in range(n)
     ]
-    Authorization.all_tenants.bulk_create(rows, batch_size=5000)
-    return [r.verification_code for r in rows]
+
+
+def save_interleaved(small: list[list], big: list) -> None:
+    """The grants saved as an installation issues them over the years: every municipality's
+    mixed with the others' in the order of their ids (in each round, one grant of every small
+    municipality and as many of the big one), not each municipality's in one run of ids. A
+    small municipality's grants are then 1 in 200 of the table's, spread over all of it, as in
+    a consortium's database: a plan that walks an index of ids and filters by municipality reads
+    the others' rows in between, which contiguous ids would hide."""
+    from licensing.models import Authorization
+
+    per_round = len(small)
+    ordered = []
+    for i in range(len(small[0])):
+        ordered += [rows[i] for rows in small]
+        ordered += big[i * per_round:(i + 1) * per_round]
+    ordered += big[len(small[0]) * per_round:]
+    Authorization.all_tenants.bulk_create(ordered, batch_size=5000)
 
 
 class Clock:
@@ -243,8 +261,11 @@ def main() -> int:
         User = get_user_model()
         User.objects.bulk_create([User(username=f"bench{i:06d}", password="!") for i in range(TOTAL)], batch_size=5000)
         holders = list(User.objects.filter(username__startswith="bench").order_by("pk").values_list("pk", flat=True))
-        codes_small = {m.pk: grants(m, PER, holders[i * PER:(i + 1) * PER], today, i) for i, m in enumerate(small)}
-        codes_big = grants(big, TOTAL, holders, today, 999)
+        rows_small = {m.pk: grants(m, PER, holders[i * PER:(i + 1) * PER], today, i) for i, m in enumerate(small)}
+        rows_big = grants(big, TOTAL, holders, today, 999)
+        save_interleaved(list(rows_small.values()), rows_big)
+        codes_small = {pk: [r.verification_code for r in rows] for pk, rows in rows_small.items()}
+        codes_big = [r.verification_code for r in rows_big]
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")

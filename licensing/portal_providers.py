@@ -187,30 +187,22 @@ def open_data_rows(ids: list[int]) -> list[dict]:
     return [_open_data_dict(found[i]) for i in ids if i in found]
 
 
-# A page whose ids span at most this many strides (every id in it, of any municipality or
-# status, against the 50 it shows) is read by keyset in one statement; a sparser one, in two.
-DENSE_SPAN = 4
-
-
 def open_data_page(first_id: int, modality: str = "", after_id: int = 0) -> list[dict]:
     """A page of the transparency list by keyset: the current grants (of ``modality``) with
     ``after_id`` < id <= ``first_id`` (the next page's first id; for the last page, its oldest
-    id less one), newest first, OPEN_DATA_PAGE of them.
+    id less one), newest first, OPEN_DATA_PAGE of them — one statement compiled once per
+    process (prepared on PostgreSQL), where the ids and then their rows took two queries built
+    by the ORM on every page.
 
-    Where the page's ids are dense (``first_id - after_id`` at most DENSE_SPAN pages: one
-    municipality on its installation, or the biggest of a few), one prepared statement, planned
-    once per connection. Its generic plan (one for every municipality, judged by the average
-    one) may walk the primary key back from the first id and filter by municipality: the lower
-    bound stops that walk at the span. Where they are sparse — a small municipality whose
-    grants sit among a bigger one's — the walk would read every row of the others in between
-    (0,5 % of 40.000 interleaved grants: 9.751 rows for a page of 50, 2,4 ms against 0,1 ms):
-    its ids are then read by a plain statement, planned for its values (its own index entries
-    when the municipality is small; ~0,2 ms of planning), and its rows by their ids
-    (open_data_rows), ~1 ms more than the one statement on a dense page."""
-    if first_id - after_id <= DENSE_SPAN * registry.OPEN_DATA_PAGE:
-        rows = _open_data_page_lookup(modality).rows(after_id, first_id)
-        return [_open_data_dict(_open_data_tuple(row)) for row in rows]
-    return open_data_rows([row["id"] for row in _open_data_page_ids(modality).rows(after_id, first_id)])
+    The lower bound is what keeps the page to its own span of ids whatever the plan: the
+    prepared statement's generic plan (one for every municipality, judged by the average one)
+    may walk the primary key back from the first id and filter by municipality, and without
+    it a page with fewer rows than OPEN_DATA_PAGE — the last one — walked on to the table's
+    first row (every older row of every municipality, for one whose grants began after the
+    others'). Within the span, a municipality whose grants sit sparse among a bigger one's
+    still reads the others' rows in between under that plan (README, "Números")."""
+    rows = _open_data_page_lookup(modality).rows(after_id, first_id)
+    return [_open_data_dict(_open_data_tuple(row)) for row in rows]
 
 
 def _page_of(modality: str, after_id, first_id):
@@ -227,22 +219,11 @@ def _page_of(modality: str, after_id, first_id):
 
 @functools.lru_cache(maxsize=32)  # one per modality of the packs ("" for all)
 def _open_data_page_lookup(modality: str):
-    """open_data_page() of a dense page: its rows in one statement, compiled once per process
-    and prepared on PostgreSQL (the ORM built the ids and then their rows on every page)."""
+    """open_data_page()'s statement, for one modality ("" for all)."""
     from portal.compiled_query import CompiledLookup
 
     return CompiledLookup(lambda after_id, first_id: _open_data_values(_page_of(modality, after_id, first_id)),
                           values=2)
-
-
-@functools.lru_cache(maxsize=32)
-def _open_data_page_ids(modality: str):
-    """open_data_page() of a sparse page: its ids, compiled once per process but sent as a
-    plain statement, so that PostgreSQL plans it for the municipality at hand."""
-    from portal.compiled_query import CompiledLookup
-
-    return CompiledLookup(lambda after_id, first_id: _page_of(modality, after_id, first_id).values("id"),
-                          values=2, prepared=False)
 
 
 def _is_postgresql() -> bool:

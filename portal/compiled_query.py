@@ -86,13 +86,9 @@ class CompiledLookup:
     queryset then) with the municipality in scope at each run. ``values=n``: ``build`` and
     ``rows`` take n values, each used once."""
 
-    def __init__(self, build: Callable[..., QuerySet], *, values: int = 1, prepared: bool = True):
+    def __init__(self, build: Callable[..., QuerySet], *, values: int = 1):
         self.build = build
         self.values = values
-        # False: sent as a plain statement, which PostgreSQL plans for its values at every run —
-        # for a lookup whose right plan depends on them (a small municipality among big ones),
-        # where a prepared statement's one generic plan, judged by the average, would not be
-        self.prepared = prepared
         self._compiled: tuple | None = None
 
     def _compile(self) -> tuple:
@@ -111,7 +107,7 @@ class CompiledLookup:
             *query.extra_select, *query.values_select, *query.annotation_select]
         fields = [s[0] for s in compiler.select[: compiler.col_count]]
         converters = compiler.get_converters(fields)
-        if self.prepared and hasattr(connections[qs.db], "execute_prepared"):
+        if hasattr(connections[qs.db], "execute_prepared"):
             sql, params, slots, tenant_slots = _constants_written_in(connections[qs.db], sql, params, slots, tenant_slots)
         # one prepared statement for every municipality (the same SQL, their id a parameter),
         # named by its text: two lookups with the same SQL share it, two different never do
@@ -130,10 +126,7 @@ class CompiledLookup:
                 params[i] = municipality
         connection = connections[alias]
         with connection.cursor() as cursor:
-            if self.prepared:
-                execute_prepared(connection, cursor, name, sql, params)
-            else:
-                cursor.execute(sql, params)
+            execute_prepared(connection, cursor, name, sql, params)
             rows = cursor.fetchall()
         if converters:
             rows = compiler.apply_converters(rows, converters)
