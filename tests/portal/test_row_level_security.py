@@ -246,6 +246,18 @@ def _scans(plan: dict):
         yield from _scans(child)
 
 
+def _generic_plan(statement: str, *, analyze: bool = False) -> dict:
+    """The plan a prepared statement's later runs reuse (the generic one, every parameter
+    unknown to the planner) of ``statement`` (an EXECUTE), EXPLAINed (and run, with ``analyze``)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET plan_cache_mode = force_generic_plan")
+        try:
+            cursor.execute(f"EXPLAIN ({'ANALYZE, ' if analyze else ''}FORMAT JSON) {statement}")
+            return cursor.fetchone()[0][0]["Plan"]
+        finally:
+            cursor.execute("RESET plan_cache_mode")
+
+
 @pytest.mark.django_db
 def test_the_verification_lookup_reaches_the_stored_pdf_by_its_index_under_the_application_role(app_role,
                                                                                                  two_municipalities):
@@ -321,14 +333,7 @@ def test_the_data_stamp_reads_the_municipality_s_newest_rows_from_an_index_under
         # one statement, prepared once per session (PREPARE the first time, then only EXECUTE)
         executed = [q["sql"] for q in captured.captured_queries if not q["sql"].startswith("PREPARE")]
         assert len(executed) == 1 and executed[0].startswith("EXECUTE grants_stamp"), executed
-        with connection.cursor() as cursor:
-            # the plan the later runs reuse: the generic one, with the municipality a parameter
-            cursor.execute("SET plan_cache_mode = force_generic_plan")
-            try:
-                cursor.execute("EXPLAIN (FORMAT JSON) " + executed[0])
-                plan = cursor.fetchone()[0][0]["Plan"]
-            finally:
-                cursor.execute("RESET plan_cache_mode")
+        plan = _generic_plan(executed[0])  # the municipality a parameter
     scans = {node["Relation Name"]: node for node in _scans(plan) if "Relation Name" in node}
     assert set(scans) == {"licensing_authorization", "portal_auditentry"}
     for table, node in scans.items():
@@ -380,13 +385,7 @@ def test_a_transparency_page_reads_no_row_outside_its_span_of_ids(app_role, two_
             assert [row["number"] for row in page] == expected, (municipality.slug, depth)
             executed = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("EXECUTE")]
             assert len(executed) == 1, captured.captured_queries
-            with connection.cursor() as cursor:
-                cursor.execute("SET plan_cache_mode = force_generic_plan")
-                try:
-                    cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + executed[0])
-                    plan = cursor.fetchone()[0][0]["Plan"]
-                finally:
-                    cursor.execute("RESET plan_cache_mode")
+            plan = _generic_plan(executed[0], analyze=True)
         scans = [node for node in _scans(plan) if node.get("Relation Name") == "licensing_authorization"]
         assert len(scans) == 1, scans
         node = scans[0]
