@@ -6,9 +6,9 @@ page of one of the 100 small municipalities is compared with the same page of th
 (every query carries the municipality column, indexed, so a small municipality's page reads
 its own rows only). The grants are saved interleaved, as an installation issues them over the
 years (``save_interleaved``): a small municipality's are 1 in 200 of the table's ids, spread over
-all of it, so that a plan walking an index of ids past the others' rows shows. The expiry job over the 100 small municipalities (one run per
-municipality, as beat does) is compared with the job over the big one — the same 100.000
-grants expiring either way.
+all of it, so that a plan walking an index of ids past the others' rows shows. The expiry job
+over the 100 small municipalities (one run per municipality, as beat does) is compared with the
+job over the big one — the same 100.000 grants expiring either way.
 
 Public pages are asked in-process through the whole middleware stack (Django test client,
 host ``<slug>.localhost``), connected as the application's role on PostgreSQL (row-level

@@ -172,7 +172,7 @@ class CountedIds:
     def __getitem__(self, item):
         if self.q or not isinstance(item, slice) or item.step or item.start is None or item.stop is None:
             return self.ids[item]
-        total, firsts, _oldest = self.page_index()
+        total, firsts = self.page_index()[:2]
         start, stop = max(item.start, 0), min(item.stop, total)
         if start >= stop:
             return []
