@@ -297,8 +297,19 @@ def _expire_set_based(today: date, first: int, last: int, held: set[int]) -> tup
             [at, "sistema", "licensing.authorization", " nº ", "authorization_status", str(AuthorizationStatus.EXPIRED),
              EXPIRY_REASON, *where_params],
         )
-        sql, params = grant_notices_sql(where, where_params, at)
-        cursor.execute(sql, params)
+        columns = {"act": "a.act_name", "number": "a.number", "date": dialect["br_date"].format(col="a.valid_until")}
+        subject_sql, subject_params = _sql_template(AUTH_NOTICE_SUBJECT, columns)
+        body_sql, body_params = _sql_template(AUTH_NOTICE_BODY, columns)
+        cursor.execute(
+            f"INSERT INTO {note_t} (municipality_id, recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
+            "email_attempts, email_sent_at, email_error, next_attempt_at, pix_payload) "
+            f"SELECT a.municipality_id, a.holder_id, SUBSTR({subject_sql}, 1, 200), {body_sql}, %s, "
+            "%s || CAST(a.id AS TEXT) || %s || CAST(a.valid_until AS TEXT), %s, NULL, "
+            f"CASE WHEN ({_email_of('a.holder_id', user_t)}) <> '' THEN %s ELSE %s END, 0, NULL, %s, %s, '' "
+            f"FROM {auth_t} a WHERE {where} ORDER BY a.id ON CONFLICT DO NOTHING",
+            [*subject_params, *body_params, _dashboard(), "grant-expired:authorization:", ":", at,
+             str(Notification.Status.PENDING), str(Notification.Status.SKIPPED), "", at, *where_params],
+        )
         noticed = cursor.rowcount
         cursor.execute(
             f"UPDATE {auth_t} SET status = %s, status_reason = %s, status_changed_at = %s, suspended_until = NULL "  # noqa: S608 (model table names; values are parameters)
@@ -327,31 +338,6 @@ def _email_of(person: str, user_t: str) -> str:
     for each chunk — for a municipality with a thousand grants expiring, a read of all the
     users of every municipality (7 to 12 ms of a run's 70 at 100.000 users)."""
     return f"SELECT u.email FROM {user_t} u WHERE u.id = {person}"  # noqa: S608 (a model table and column)
-
-
-def grant_notices_sql(where: str, where_params: list, at) -> tuple[str, list]:
-    """The INSERT … SELECT of the holders' notices of one chunk of expiring grants (``where``
-    over ``a``, the grants' table): once per grant and validity (the dedup key), e-mailed when
-    the holder has an e-mail."""
-    from django.contrib.auth import get_user_model
-
-    dialect = _DIALECTS[connection.vendor]
-    auth_t = Authorization._meta.db_table
-    note_t = Notification._meta.db_table
-    user_t = get_user_model()._meta.db_table
-    columns = {"act": "a.act_name", "number": "a.number", "date": dialect["br_date"].format(col="a.valid_until")}
-    subject_sql, subject_params = _sql_template(AUTH_NOTICE_SUBJECT, columns)
-    body_sql, body_params = _sql_template(AUTH_NOTICE_BODY, columns)
-    sql = (
-        f"INSERT INTO {note_t} (municipality_id, recipient_id, subject, body, link, dedup_key, created_at, read_at, email_status, "  # noqa: S608 (model table names; values are parameters)
-        "email_attempts, email_sent_at, email_error, next_attempt_at, pix_payload) "
-        f"SELECT a.municipality_id, a.holder_id, SUBSTR({subject_sql}, 1, 200), {body_sql}, %s, "
-        "%s || CAST(a.id AS TEXT) || %s || CAST(a.valid_until AS TEXT), %s, NULL, "
-        f"CASE WHEN ({_email_of('a.holder_id', user_t)}) <> '' THEN %s ELSE %s END, 0, NULL, %s, %s, '' "
-        f"FROM {auth_t} a WHERE {where} ORDER BY a.id ON CONFLICT DO NOTHING"
-    )
-    return sql, [*subject_params, *body_params, _dashboard(), "grant-expired:authorization:", ":", at,
-                 str(Notification.Status.PENDING), str(Notification.Status.SKIPPED), "", at, *where_params]
 
 
 def _driver_notice_keys(first: int, last: int, now) -> list[str]:
