@@ -152,7 +152,8 @@ def expire_grants(today: date | None = None, *, chunk: int = CHUNK, set_based: b
                     break  # a short chunk was the last: no further empty transaction to find out
                 continue
             rows = list(
-                Authorization.objects.select_for_update()
+                # the grants only: the holder's row is read (its e-mail), not locked (_expire_alvara_rows)
+                Authorization.objects.select_for_update(of=("self",))
                 .filter(status__in=CURRENT_STATUSES, valid_until__lt=today, pk__gt=after)
                 .order_by("pk")
                 .values_list("pk", "act_name", "status", "number", "holder_id", "valid_until", "holder__email")[:chunk]
@@ -395,7 +396,10 @@ def _expire_alvara_rows(queryset) -> int:
     from licensing.grants.services import alvara_set_status
 
     rows = list(
-        queryset.select_for_update()
+        # The alvarás only. A plain FOR UPDATE locks every row the query joins — here each
+        # driver's user row, read for the e-mail — and a login (last_login) or a profile saved
+        # meanwhile would wait for the chunk, or deadlock with it.
+        queryset.select_for_update(of=("self",))
         .filter(status__in=ALVARA_OPEN)
         .order_by("pk")
         .values_list("pk", "doc_name", "number", "person_id", "valid_until", "person__email")
