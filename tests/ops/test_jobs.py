@@ -470,6 +470,8 @@ def test_the_expiry_notices_read_each_holder_by_its_key_not_every_user(itagiba, 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from tests.portal.test_row_level_security import _scans
+
     if connection.vendor != "postgresql":
         pytest.skip("the plan of PostgreSQL")
     at_utc(monkeypatch, 2026, 6, 1, 12, 0)
@@ -489,17 +491,11 @@ def test_the_expiry_notices_read_each_holder_by_its_key_not_every_user(itagiba, 
     notices = [q["sql"] for q in captured.captured_queries
                if q["sql"].startswith(f"INSERT INTO {Notification._meta.db_table}")]
     assert len(notices) == 2  # the drivers' of the alvarás and the holders' of the grants
-
-    def scans(node):
-        yield node
-        for child in node.get("Plans", []):
-            yield from scans(child)
-
     for statement in notices:
         with connection.cursor() as cursor:  # the same statement as planned for the same statistics
             cursor.execute("EXPLAIN (FORMAT JSON) " + statement)
             plan = cursor.fetchone()[0][0]["Plan"]
-        users = [node for node in scans(plan) if node.get("Relation Name") == User._meta.db_table]
+        users = [node for node in _scans(plan) if node.get("Relation Name") == User._meta.db_table]
         # one user per noticed row, by its key (as a merge join it read the index of every user)
         assert users and all(node["Plan Rows"] <= 1 and "Index Cond" in node for node in users), \
             (statement[:200], [(node["Node Type"], node["Plan Rows"], node.get("Index Cond")) for node in users])
