@@ -500,3 +500,51 @@ def test_the_expiry_notices_read_each_holder_by_its_key_not_every_user(itagiba, 
         assert users and all(node["Plan Rows"] <= 1 and "Index Cond" in node for node in users), \
             (statement[:200], [(node["Node Type"], node["Plan Rows"], node.get("Index Cond")) for node in users])
     assert Notification.objects.filter(dedup_key__startswith="grant-expired:authorization:").count() == 401
+
+
+@pytest.mark.django_db
+def test_the_renewal_reminders_read_the_due_grants_and_each_holder_by_its_key(itagiba, monkeypatch):
+    """The reminders read the grants due within the window and each holder's e-mail. As a join
+    with the users under a server-side cursor (planned for its first rows), PostgreSQL walked
+    the index of every user of the installation (a merge join) — and, with more due grants, the
+    key of every municipality's grants — for the reminders of one municipality."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.portal.test_row_level_security import _scans
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the plan of PostgreSQL")
+    at_utc(monkeypatch, 2026, 6, 1, 12, 0)
+    auth, _ = issue_authorization(valid_from=date(2025, 5, 1))
+    User = get_user_model()
+    User.objects.bulk_create([User(username=f"many{i:05d}", password="!") for i in range(6000)])
+    holders = list(User.objects.filter(username__startswith="many").values_list("pk", flat=True)[:4000])
+    today = date(2026, 6, 1)
+    # 400 due within the reminders' 60 days, 3.600 due a year and more from now
+    Authorization.objects.bulk_create([
+        Authorization(number=f"{i:04d}/2025", act_name=auth.act_name, modality=auth.modality, holder_id=pk,
+                      valid_from=auth.valid_from, status="active", verification_code=f"R{i:04d}-RRR-RRR",
+                      valid_until=today + timedelta(days=i % 60 if i < 400 else 400 + i % 300), legal_basis="teste")
+        for i, pk in enumerate(holders)])
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {User._meta.db_table}")
+        cursor.execute(f"ANALYZE {Authorization._meta.db_table}")
+    with CaptureQueriesContext(connection) as captured:
+        assert jobs.send_renewal_reminders() == 400
+    grant_t, user_t = Authorization._meta.db_table, User._meta.db_table
+    reads = [q["sql"] for q in captured.captured_queries if f'SELECT "{grant_t}"."id" AS "pk"' in q["sql"]]
+    assert len(reads) == 1, [q["sql"][:120] for q in captured.captured_queries]
+    statement = reads[0]
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (FORMAT JSON) " + statement[statement.index("SELECT"):])  # a cursor's DECLARE … FOR
+        plan = cursor.fetchone()[0][0]["Plan"]
+    scans = list(_scans(plan))
+    summary = [(node["Node Type"], node.get("Relation Name"), node["Plan Rows"], node.get("Index Cond")) for node in scans]
+    users = [node for node in scans if node.get("Relation Name") == user_t]
+    assert users and all(node["Plan Rows"] <= 1 and "Index Cond" in node for node in users), summary
+    grants = [node for node in scans if node.get("Relation Name") == grant_t]
+    # the due grants by an index on their due date, not the walk of every grant's key
+    assert grants and all("valid_until" in str(node.get("Index Cond", "")) + str(node.get("Recheck Cond", ""))
+                          for node in grants), summary
