@@ -277,22 +277,36 @@ def _yearly_notice(*, key: str, obligation: str, stage: str, auth: Authorization
         return None
 
 
+def _rule_set(pack, key: str) -> bool:
+    """Whether the pack sets the yes/no rule ``key`` today, for every modality or for one: a
+    sweep under a rule no modality has reads nothing (it read every current grant daily)."""
+    modalities = {name[: -len(key) - 1] for name in pack.params if name.endswith("." + key)}
+    return any(found is not None and found.value
+               for found in [pack.param(key), *(pack.param(key, modality) for modality in modalities)])
+
+
 def _reregistration_sweep(pack, today: date) -> int:
+    if not _rule_set(pack, "auxiliary.yearly_reregistration"):
+        return 0
     done = 0
     pending = {
         int(d.get("auxiliary") or 0)
         for d in LifecycleRequest.objects.filter(kind=RequestKind.AUXILIARY_REREGISTRATION,
                                                  status=RequestStatus.FILED).values_list("data", flat=True)
     }
+    # The holder and the driver (users) are read for the few notices due, not joined to every
+    # auxiliary: as a join PostgreSQL may hash every user of the installation, every day.
     auxiliaries = AuxiliaryDriver.objects.filter(
         status=AuxiliaryStatus.ACTIVE, authorization__status__in=CURRENT_STATUSES,
-    ).select_related("authorization__holder", "person")
+    ).select_related("authorization")
     for aux in auxiliaries.iterator():
         auth = aux.authorization
         param = pack.param("auxiliary.yearly_reregistration", auth.modality)
         if param is None or not param.value or aux.pk in pending:
             continue
         due = yearly_due(due_on=auxiliary_reregistration_due(auxiliary_registered_on(aux)), today=today)
+        if not (due.remind or due.overdue):
+            continue
         name = aux.person.display_name
         link = reverse("lifecycle-mine")
         if due.remind:
@@ -328,13 +342,16 @@ def _reregistration_sweep(pack, today: date) -> int:
 
 
 def _compliance_sweep(pack, today: date) -> int:
+    if not _rule_set(pack, "grant.yearly_compliance_proof"):
+        return 0
     done = 0
     proofs: dict[int, set[int]] = {}
     for auth_id, data in LifecycleRequest.objects.filter(
         kind=RequestKind.COMPLIANCE_PROOF, status__in=[RequestStatus.FILED, RequestStatus.APPROVED]
     ).values_list("authorization_id", "data"):
         proofs.setdefault(auth_id, set()).add(int(data.get("year") or 0))
-    for auth in Authorization.objects.filter(status__in=CURRENT_STATUSES).select_related("holder").iterator():
+    # the holder is read for the notices due only (a join with the users hashed all of them)
+    for auth in Authorization.objects.filter(status__in=CURRENT_STATUSES).iterator():
         param = pack.param("grant.yearly_compliance_proof", auth.modality)
         if param is None or not param.value:
             continue

@@ -222,6 +222,65 @@ def test_arapora_compliance_job_reminds_and_flags_once(arapora, applicant, clerk
     assert "Comprovação anual vencida" in web(clerk).get("/atendimento/pedidos/").content.decode()
 
 
+def test_the_yearly_job_reads_no_grant_where_the_law_has_neither_obligation(itagiba, applicant, clerk, api):
+    """Itagibá's law has neither yearly obligation: the daily job read every current grant and
+    every active auxiliary of the municipality (with their users) to find nothing due."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from licensing.models import Authorization
+
+    auth, _ = grant(applicant, valid_from=add_years(itagiba.today() - timedelta(days=1), -1))
+    _aux(api, applicant, clerk, auth, registered_on=itagiba.today() - timedelta(days=366))
+    with CaptureQueriesContext(connection) as captured:
+        assert yearly_obligations_check() == 0
+    tables = (Authorization._meta.db_table, AuxiliaryDriver._meta.db_table)
+    assert not [q["sql"] for q in captured.captured_queries if any(t in q["sql"] for t in tables)]
+
+
+def test_a_yearly_obligation_of_one_modality_is_swept(itagiba, applicant, monkeypatch):
+    """A pack may set the obligation for one modality only ("taxi.grant.yearly_compliance_proof"):
+    the job still looks at that modality's grants, and at no other."""
+    from licensing.models import Authorization
+    from licensing.requests.services import _rule_set
+    from portal import regulation
+
+    pack, key = regulation.current(), "grant.yearly_compliance_proof"
+    assert not _rule_set(pack, key)
+    monkeypatch.setitem(pack.params, f"taxi.{key}", [Param(f"taxi.{key}", True, ART_3, date(2008, 1, 1))])
+    assert _rule_set(pack, key)
+    monkeypatch.setitem(pack.params, f"taxi.{key}", [Param(f"taxi.{key}", False, ART_3, date(2008, 1, 1))])
+    assert not _rule_set(pack, key)
+    monkeypatch.setitem(pack.params, f"taxi.{key}", [Param(f"taxi.{key}", True, ART_3, date(2008, 1, 1))])
+    start = add_years(itagiba.today() + timedelta(days=30), -1)  # the first anniversary in 30 days
+    for holder, modality in ((applicant, "taxi"), (None, "mototaxi")):
+        auth, _ = grant(holder, modality=modality, valid_from=start)
+        Authorization.objects.filter(pk=auth.pk).update(valid_until=add_years(start, 4))
+    assert yearly_obligations_check() == 1
+    assert Notification.objects.filter(recipient=applicant, subject__icontains="a vencer").count() == 1
+
+
+def test_the_yearly_job_reads_the_holders_of_the_notices_only(arapora, applicant):
+    """The grants are read without their holders: a join with the users (select_related) made
+    PostgreSQL hash every user of the installation daily, for the few notices due."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from licensing.models import Authorization
+
+    today = arapora.today()
+    grant(applicant, valid_from=add_years(today + timedelta(days=30), -1))
+    grant(valid_from=add_years(today + timedelta(days=200), -1))
+    with CaptureQueriesContext(connection) as captured:
+        assert yearly_obligations_check() == 1
+    user_t, grant_t = get_user_model()._meta.db_table, Authorization._meta.db_table
+    sweeps = [q["sql"] for q in captured.captured_queries
+              if f'FROM "{grant_t}"' in q["sql"] and "status" in q["sql"] and "IN" in q["sql"]]
+    assert sweeps and not [sql for sql in sweeps if user_t in sql], sweeps
+    assert Notification.objects.filter(recipient=applicant, subject__icontains="a vencer").count() == 1
+
+
 def test_html_forms_file_both_kinds(alegre, applicant, clerk, api, web):
     auth, _ = grant(applicant)
     aux = _aux(api, applicant, clerk, auth)
