@@ -307,7 +307,6 @@ def _reregistration_sweep(pack, today: date) -> int:
         due = yearly_due(due_on=auxiliary_reregistration_due(auxiliary_registered_on(aux)), today=today)
         if not (due.remind or due.overdue):
             continue
-        name = aux.person.display_name
         link = reverse("lifecycle-mine")
         if due.remind:
             with transaction.atomic():
@@ -316,6 +315,7 @@ def _reregistration_sweep(pack, today: date) -> int:
                                         stage=YearlyNoticeStage.REMINDER, auth=auth, auxiliary=aux, due_on=due.due_on,
                                         legal_basis=param.legal_basis)
                 if notice:
+                    name = aux.person.display_name
                     body = (f"O recadastramento anual do condutor auxiliar {name} (autorização nº {auth.number}) "
                             f"vence em {due.due_on:%d/%m/%Y}. Faça o pedido em Minha autorização ({param.legal_basis}).")
                     for person in {auth.holder, aux.person}:
@@ -329,6 +329,7 @@ def _reregistration_sweep(pack, today: date) -> int:
                                         stage=YearlyNoticeStage.OVERDUE, auth=auth, auxiliary=aux, due_on=due.due_on,
                                         legal_basis=param.legal_basis)
                 if notice:
+                    name = aux.person.display_name
                     body = (f"O recadastramento anual do condutor auxiliar {name} (autorização nº {auth.number}) "
                             f"venceu em {due.due_on:%d/%m/%Y} ({param.legal_basis}).")
                     audit_log(actor=None, obj=aux, action=AuditAction.AUXILIARY_REREGISTRATION_OVERDUE,
