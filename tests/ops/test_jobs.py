@@ -459,6 +459,24 @@ def test_a_holder_or_driver_without_e_mail_is_noticed_on_the_portal_only(load_pa
     assert [m.to for m in mail.outbox] == [[with_mail.email]]
 
 
+def _grants_among_many_users(like: Authorization, grants: int, valid_until) -> None:
+    """The plan tests' installation: 6.000 users, the first ``grants`` of them each holding a
+    grant like ``like`` valid until ``valid_until(i)``, and the planner's statistics of both."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    User = get_user_model()
+    User.objects.bulk_create([User(username=f"many{i:05d}", password="!") for i in range(6000)])
+    holders = User.objects.filter(username__startswith="many").values_list("pk", flat=True)[:grants]
+    Authorization.objects.bulk_create([
+        Authorization(number=f"{i:04d}/2025", act_name=like.act_name, modality=like.modality, holder_id=pk,
+                      valid_from=like.valid_from, valid_until=valid_until(i), status="active",
+                      verification_code=f"E{i:04d}-EEE-EEE", legal_basis="teste") for i, pk in enumerate(holders)])
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {User._meta.db_table}")
+        cursor.execute(f"ANALYZE {Authorization._meta.db_table}")
+
+
 @pytest.mark.django_db
 def test_the_expiry_notices_read_each_holder_by_its_key_not_every_user(itagiba, monkeypatch):
     """The notices of a chunk of expiring grants name each holder's e-mail. As a join with the
@@ -477,15 +495,7 @@ def test_the_expiry_notices_read_each_holder_by_its_key_not_every_user(itagiba, 
     at_utc(monkeypatch, 2026, 6, 1, 12, 0)
     auth, _ = issue_authorization(valid_from=date(2025, 5, 1))
     User = get_user_model()
-    User.objects.bulk_create([User(username=f"many{i:05d}", password="!") for i in range(6000)])
-    holders = list(User.objects.filter(username__startswith="many").values_list("pk", flat=True)[:400])
-    Authorization.objects.bulk_create([
-        Authorization(number=f"{i:04d}/2025", act_name=auth.act_name, modality=auth.modality, holder_id=pk,
-                      valid_from=auth.valid_from, valid_until=auth.valid_until, status="active",
-                      verification_code=f"E{i:04d}-EEE-EEE", legal_basis="teste") for i, pk in enumerate(holders)])
-    with connection.cursor() as cursor:
-        cursor.execute(f"ANALYZE {User._meta.db_table}")
-        cursor.execute(f"ANALYZE {Authorization._meta.db_table}")
+    _grants_among_many_users(auth, 400, lambda i: auth.valid_until)
     with CaptureQueriesContext(connection) as captured:
         assert jobs.expire_grants(set_based=True).authorizations == 401
     notices = [q["sql"] for q in captured.captured_queries
@@ -519,18 +529,9 @@ def test_the_renewal_reminders_read_the_due_grants_and_each_holder_by_its_key(it
     at_utc(monkeypatch, 2026, 6, 1, 12, 0)
     auth, _ = issue_authorization(valid_from=date(2025, 5, 1))
     User = get_user_model()
-    User.objects.bulk_create([User(username=f"many{i:05d}", password="!") for i in range(6000)])
-    holders = list(User.objects.filter(username__startswith="many").values_list("pk", flat=True)[:4000])
     today = date(2026, 6, 1)
     # 400 due within the reminders' 60 days, 3.600 due a year and more from now
-    Authorization.objects.bulk_create([
-        Authorization(number=f"{i:04d}/2025", act_name=auth.act_name, modality=auth.modality, holder_id=pk,
-                      valid_from=auth.valid_from, status="active", verification_code=f"R{i:04d}-RRR-RRR",
-                      valid_until=today + timedelta(days=i % 60 if i < 400 else 400 + i % 300), legal_basis="teste")
-        for i, pk in enumerate(holders)])
-    with connection.cursor() as cursor:
-        cursor.execute(f"ANALYZE {User._meta.db_table}")
-        cursor.execute(f"ANALYZE {Authorization._meta.db_table}")
+    _grants_among_many_users(auth, 4000, lambda i: today + timedelta(days=i % 60 if i < 400 else 400 + i % 300))
     with CaptureQueriesContext(connection) as captured:
         assert jobs.send_renewal_reminders() == 400
     grant_t, user_t = Authorization._meta.db_table, User._meta.db_table
