@@ -505,7 +505,9 @@ def check_vehicle_ages(today: date | None = None) -> int:
     today = today or pack.today()
     link = _dashboard()
     created = 0
-    queryset = aged_vehicles_queryset(today, over_only=True)
+    # the holder's e-mail by its key, not the holder joined (a merge join along every user)
+    queryset = (aged_vehicles_queryset(today, over_only=True).select_related(None).select_related("vehicle")
+                .annotate(holder_email=_email_of_key("holder_id")))
     items = describe_aged(queryset.iterator(chunk_size=2000), today)
     for start in range(0, len(items), CHUNK):
         notices = []
@@ -525,7 +527,7 @@ def check_vehicle_ages(today: date | None = None) -> int:
                       "veículo no portal: a falta de substituição tempestiva sujeita a autorização às "
                       "penalidades da lei."),
                 dedup_key=f"vehicle-age:{vehicle.pk}:{today.year}",
-                has_email=bool(auth.holder.email),
+                has_email=bool(auth.holder_email),
                 link=link,
             ))
         with transaction.atomic():

@@ -192,8 +192,11 @@ def aged_vehicles_queryset(today: date | None = None, *, over_only: bool = False
     pack = regulation.current()
     today = today or pack.today()
     condition = _age_filter(pack, today, over_only=over_only)
+    # The vehicle's own municipality as a condition: the tenancy scope bounds the grants only,
+    # and the age filter on the vehicles made PostgreSQL read every municipality's vehicles
+    # (row-level security drops the others' only after reading them).
     qs = Authorization.objects.select_related("vehicle", "holder").filter(
-        status__in=CURRENT_STATUSES, vehicle__isnull=False
+        status__in=CURRENT_STATUSES, vehicle__isnull=False, vehicle__municipality_id=pack.municipality_id
     )
     if condition is None:
         return qs.none()

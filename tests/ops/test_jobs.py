@@ -262,6 +262,57 @@ def test_vehicle_age_by_manufacture_year(alegre, monkeypatch):
 
 
 @pytest.mark.django_db
+def test_the_vehicle_age_job_reads_the_vehicles_of_its_municipality(two_municipalities, monkeypatch):
+    """The aged vehicles are found by the year of every vehicle the grants name: the grants are
+    this municipality's (the tenancy scope), but the vehicles were read whole — every
+    municipality's — and filtered by year, on every municipality's run; and the holders joined
+    to them were read along the index of every user."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from fleet.models import Vehicle
+    from tests.portal.test_row_level_security import _scans
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the plan of PostgreSQL")
+    at_utc(monkeypatch, 2026, 6, 1, 15, 0)
+    over, _ = issue_authorization(vehicle=VehicleFactory(manufacture_year=2010))
+    here, other = (town.municipality_id for town in (two_municipalities.pack_a, two_municipalities.pack_b))
+    User = get_user_model()
+    owners = User.objects.bulk_create([User(username=f"dono{i:05d}", password="!") for i in range(10000)])
+    # 2.000 current grants here, with new vehicles; 8.000 vehicles of the other municipality
+    vehicles = Vehicle.objects.bulk_create([
+        Vehicle(municipality_id=here if i < 2000 else other, plate=f"QQQ{i:04d}", renavam="00000000000", make="X",
+                model="Y", color="branca", manufacture_year=2024 if i < 2000 else 2000 + i % 26, owner=owner)
+        for i, owner in enumerate(owners)])
+    Authorization.objects.bulk_create([
+        Authorization(number=f"{i:04d}/2025", act_name=over.act_name, modality=over.modality, holder_id=v.owner_id,
+                      vehicle=v, valid_from=over.valid_from, valid_until=over.valid_until, status="active",
+                      verification_code=f"V{i:04d}-VVV-VVV", legal_basis="teste") for i, v in enumerate(vehicles[:2000])])
+    with connection.cursor() as cursor:
+        for model in (Vehicle, Authorization, User):
+            cursor.execute(f"ANALYZE {model._meta.db_table}")
+    with CaptureQueriesContext(connection) as captured:
+        assert jobs.check_vehicle_ages() == 1
+    vehicle_t = Vehicle._meta.db_table
+    reads = [q["sql"] for q in captured.captured_queries if f'"{vehicle_t}"."manufacture_year" <=' in q["sql"]]
+    assert len(reads) == 1, [q["sql"][:120] for q in captured.captured_queries]
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (FORMAT JSON) " + reads[0][reads[0].index("SELECT"):])  # a cursor's DECLARE … FOR
+        plan = cursor.fetchone()[0][0]["Plan"]
+    scans = list(_scans(plan))
+    summary = [(n["Node Type"], n.get("Relation Name"), n["Plan Rows"], n.get("Index Cond"), n.get("Filter"))
+               for n in scans]
+    # this municipality's vehicles, by its grants' keys or by its own index: never all of them
+    vehicles = [n for n in scans if n.get("Relation Name") == vehicle_t]
+    assert vehicles and all("Index Cond" in n or "Recheck Cond" in n for n in vehicles), summary
+    users = [n for n in scans if n.get("Relation Name") == User._meta.db_table]  # each holder by its key
+    assert all(n["Plan Rows"] <= 1 and "Index Cond" in n for n in users), summary
+    assert Notification.objects.get().recipient == over.holder
+
+
+@pytest.mark.django_db
 def test_aged_vehicle_list_queries_are_constant(alegre, clerk, web, django_assert_num_queries, monkeypatch):
     at_utc(monkeypatch, 2026, 6, 1, 15, 0)
     client = web(clerk)
