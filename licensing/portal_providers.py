@@ -392,7 +392,7 @@ def _desk_queues() -> list[dict]:
 def _aged_vehicles():
     from licensing.grants.selectors import aged_vehicles_queryset
 
-    return aged_vehicles_queryset()
+    return aged_vehicles_queryset().select_related("holder")  # the list shows each holder's name
 
 
 def _describe_aged(items):

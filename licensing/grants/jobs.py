@@ -506,8 +506,7 @@ def check_vehicle_ages(today: date | None = None) -> int:
     link = _dashboard()
     created = 0
     # the holder's e-mail by its key, not the holder joined (a merge join along every user)
-    queryset = (aged_vehicles_queryset(today, over_only=True).select_related(None).select_related("vehicle")
-                .annotate(holder_email=_email_of_key("holder_id")))
+    queryset = aged_vehicles_queryset(today, over_only=True).annotate(holder_email=_email_of_key("holder_id"))
     items = describe_aged(queryset.iterator(chunk_size=2000), today)
     for start in range(0, len(items), CHUNK):
         notices = []

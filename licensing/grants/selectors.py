@@ -195,7 +195,7 @@ def aged_vehicles_queryset(today: date | None = None, *, over_only: bool = False
     # The vehicle's own municipality as a condition: the tenancy scope bounds the grants only,
     # and the age filter on the vehicles made PostgreSQL read every municipality's vehicles
     # (row-level security drops the others' only after reading them).
-    qs = Authorization.objects.select_related("vehicle", "holder").filter(
+    qs = Authorization.objects.select_related("vehicle").filter(
         status__in=CURRENT_STATUSES, vehicle__isnull=False, vehicle__municipality_id=pack.municipality_id
     )
     if condition is None:

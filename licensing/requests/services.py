@@ -278,11 +278,10 @@ def _yearly_notice(*, key: str, obligation: str, stage: str, auth: Authorization
 
 
 def _rule_set(pack, key: str) -> bool:
-    """Whether the pack sets the yes/no rule ``key`` today, for every modality or for one: a
-    sweep under a rule no modality has reads nothing (it read every current grant daily)."""
-    modalities = {name[: -len(key) - 1] for name in pack.params if name.endswith("." + key)}
-    return any(found is not None and found.value
-               for found in [pack.param(key), *(pack.param(key, modality) for modality in modalities)])
+    """Whether the pack sets the yes/no rule ``key`` today for some modality (``pack.value`` falls
+    back to the rule of every modality): a sweep under a rule no modality has reads nothing (it
+    read every current grant daily)."""
+    return any(pack.value(key, modality) for modality in pack.modalities)
 
 
 def _reregistration_sweep(pack, today: date) -> int:

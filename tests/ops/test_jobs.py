@@ -272,8 +272,6 @@ def test_the_vehicle_age_job_reads_the_vehicles_of_its_municipality(two_municipa
     from django.test.utils import CaptureQueriesContext
 
     from fleet.models import Vehicle
-    from tests.portal.test_row_level_security import _scans
-
     if connection.vendor != "postgresql":
         pytest.skip("the plan of PostgreSQL")
     at_utc(monkeypatch, 2026, 6, 1, 15, 0)
@@ -298,10 +296,7 @@ def test_the_vehicle_age_job_reads_the_vehicles_of_its_municipality(two_municipa
     vehicle_t = Vehicle._meta.db_table
     reads = [q["sql"] for q in captured.captured_queries if f'"{vehicle_t}"."manufacture_year" <=' in q["sql"]]
     assert len(reads) == 1, [q["sql"][:120] for q in captured.captured_queries]
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (FORMAT JSON) " + reads[0][reads[0].index("SELECT"):])  # a cursor's DECLARE … FOR
-        plan = cursor.fetchone()[0][0]["Plan"]
-    scans = list(_scans(plan))
+    scans = _planned_scans(reads[0])
     summary = [(n["Node Type"], n.get("Relation Name"), n["Plan Rows"], n.get("Index Cond"), n.get("Filter"))
                for n in scans]
     # this municipality's vehicles, by its grants' keys or by its own index: never all of them
@@ -510,6 +505,20 @@ def test_a_holder_or_driver_without_e_mail_is_noticed_on_the_portal_only(load_pa
     assert [m.to for m in mail.outbox] == [[with_mail.email]]
 
 
+def _planned_scans(statement: str) -> list[dict]:
+    """Every node of the plan PostgreSQL gives ``statement`` now (the same statistics as when it
+    ran); of a cursor's ``DECLARE … FOR SELECT``, the SELECT's."""
+    from django.db import connection
+
+    from tests.portal.test_row_level_security import _scans
+
+    if statement.startswith("DECLARE"):
+        statement = statement[statement.index("SELECT"):]
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (FORMAT JSON) " + statement)
+        return list(_scans(cursor.fetchone()[0][0]["Plan"]))
+
+
 def _grants_among_many_users(like: Authorization, grants: int, valid_until) -> None:
     """The plan tests' installation: 6.000 users, the first ``grants`` of them each holding a
     grant like ``like`` valid until ``valid_until(i)``, and the planner's statistics of both."""
@@ -539,8 +548,6 @@ def test_the_expiry_notices_read_each_holder_by_its_key_not_every_user(itagiba, 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tests.portal.test_row_level_security import _scans
-
     if connection.vendor != "postgresql":
         pytest.skip("the plan of PostgreSQL")
     at_utc(monkeypatch, 2026, 6, 1, 12, 0)
@@ -553,10 +560,7 @@ def test_the_expiry_notices_read_each_holder_by_its_key_not_every_user(itagiba, 
                if q["sql"].startswith(f"INSERT INTO {Notification._meta.db_table}")]
     assert len(notices) == 2  # the drivers' of the alvarás and the holders' of the grants
     for statement in notices:
-        with connection.cursor() as cursor:  # the same statement as planned for the same statistics
-            cursor.execute("EXPLAIN (FORMAT JSON) " + statement)
-            plan = cursor.fetchone()[0][0]["Plan"]
-        users = [node for node in _scans(plan) if node.get("Relation Name") == User._meta.db_table]
+        users = [node for node in _planned_scans(statement) if node.get("Relation Name") == User._meta.db_table]
         # one user per noticed row, by its key (as a merge join it read the index of every user)
         assert users and all(node["Plan Rows"] <= 1 and "Index Cond" in node for node in users), \
             (statement[:200], [(node["Node Type"], node["Plan Rows"], node.get("Index Cond")) for node in users])
@@ -573,8 +577,6 @@ def test_the_renewal_reminders_read_the_due_grants_and_each_holder_by_its_key(it
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tests.portal.test_row_level_security import _scans
-
     if connection.vendor != "postgresql":
         pytest.skip("the plan of PostgreSQL")
     at_utc(monkeypatch, 2026, 6, 1, 12, 0)
@@ -589,10 +591,7 @@ def test_the_renewal_reminders_read_the_due_grants_and_each_holder_by_its_key(it
     reads = [q["sql"] for q in captured.captured_queries if f'SELECT "{grant_t}"."id" AS "pk"' in q["sql"]]
     assert len(reads) == 1, [q["sql"][:120] for q in captured.captured_queries]
     statement = reads[0]
-    with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (FORMAT JSON) " + statement[statement.index("SELECT"):])  # a cursor's DECLARE … FOR
-        plan = cursor.fetchone()[0][0]["Plan"]
-    scans = list(_scans(plan))
+    scans = _planned_scans(statement)
     summary = [(node["Node Type"], node.get("Relation Name"), node["Plan Rows"], node.get("Index Cond")) for node in scans]
     users = [node for node in scans if node.get("Relation Name") == user_t]
     assert users and all(node["Plan Rows"] <= 1 and "Index Cond" in node for node in users), summary
