@@ -41,8 +41,9 @@ class PortalConfig(AppConfig):
         # verification by code: every QR code is new to the cache (portal.page_cache, direct answers)
         page_cache.direct_route("api-verify", direct_verification, kwarg="code")
         page_cache.direct_route("public-verify-code", direct_verification_page, kwarg="code")
-        # the transparency list: every deep page is asked once or twice
-        page_cache.direct_route("public-transparency", direct_transparency_page, query="page")
+        # the transparency list: every deep page is asked once or twice, and built once for every
+        # worker (a page is many round trips of work: it is kept in the shared cache too)
+        page_cache.direct_route("public-transparency", direct_transparency_page, query="page", shared=True)
 
         from portal import registry
 

@@ -37,8 +37,10 @@ lookup itself. They stay the stack's answers:
   answered one such request, the request goes through the stack;
 - the answer function decides what it can answer (a throttled client, an Accept it does not
   render, anything unusual: None, and the stack answers, with the same throttle's 429);
-- it is computed from the database on every miss, so it is never staler than the data; only
-  this process keeps a copy (for the same request again), under the same key as above.
+- it is computed from the database on every miss of the cache, under the same key as above
+  (so never staler than the stack's pages); this process keeps a copy, and the shared cache
+  another for the routes whose answer costs many round trips to build (``shared``: a page of
+  the transparency list), so that one process builds it for all.
 """
 
 from __future__ import annotations
@@ -177,6 +179,7 @@ class DirectRoute:
     kwarg: str | None = None  # the route's one URL argument (a path segment), if it has one
     query: str | None = None  # the one query parameter it may take: a page number
     pattern: re.Pattern | None = None  # from the URLconf, at first use (reverse needs it loaded)
+    shared: bool = False  # its answers also go through the shared cache (see direct_route)
 
 
 _routes: list[DirectRoute] = []
@@ -184,14 +187,21 @@ _routes: list[DirectRoute] = []
 _header_templates: OrderedDict[tuple, tuple[list[tuple[str, str]], int]] = OrderedDict()
 
 
-def direct_route(url_name: str, answer: DirectAnswer, *, kwarg: str | None = None, query: str | None = None) -> None:
+def direct_route(url_name: str, answer: DirectAnswer, *, kwarg: str | None = None, query: str | None = None,
+                 shared: bool = False) -> None:
     """Answer the anonymous GETs of ``url_name`` when they miss the cache with
     ``answer(request, **arguments)``: its URL argument ``kwarg`` (a path segment) and, when
     given, the query parameter ``query`` as a page number (``?page=12``; any other query string
     goes through the stack). ``answer`` returns the status and the body the route's view would
-    give, or None to let the whole stack answer."""
+    give, or None to let the whole stack answer.
+
+    ``shared``: its answers are also read from and written to the shared cache, like the
+    stack's. For an answer that costs many times a round trip to build (a page of the
+    transparency list: its query and fifty rows of markup), so that one process builds it for
+    all of them; a lookup that costs about a round trip (a verification by code, mostly asked
+    once) is not, where the shared cache would only add one on every miss."""
     if not any(r.url_name == url_name for r in _routes):
-        _routes.append(DirectRoute(url_name, answer, kwarg, query))
+        _routes.append(DirectRoute(url_name, answer, kwarg, query, shared=shared))
 
 
 def _route_pattern(route: DirectRoute) -> re.Pattern:
@@ -274,20 +284,23 @@ class PublicPageCacheMiddleware:
         if local is not None and local[0] > now:
             return _replay(local[1])
         route, arguments = _direct_match(request)
-        if route is not None:
-            # not read from nor written to the shared cache: the lookup costs about a round trip
-            direct = _direct(request, route, arguments)
-            if direct is not None:
-                response, headers, seconds = direct
-                if seconds:
-                    _remember_locally(key, now + seconds, (response.status_code, headers, response.content))
-                return response
-        else:
+        shared = route is None or route.shared
+        if shared:
             stored = cache.get(key)
             if stored is not None:
                 expires, entry = stored
                 _remember_locally(key, expires, entry)
                 return _replay(entry)
+        if route is not None:
+            direct = _direct(request, route, arguments)
+            if direct is not None:
+                response, headers, seconds = direct
+                if seconds:
+                    entry = (response.status_code, headers, response.content)
+                    if shared:
+                        cache.set(key, (now + seconds, entry), seconds)
+                    _remember_locally(key, now + seconds, entry)
+                return response
         # this layer stores the answer: the views' own cached_page() need not read and write
         # a second copy of it (two more round trips on every miss)
         request.public_page_cache = True
@@ -297,7 +310,7 @@ class PublicPageCacheMiddleware:
             entry = (response.status_code, _stored_headers(response), response.content)
             if route is not None:
                 _learn_headers(request, route, response, seconds)
-            else:
+            if shared:
                 cache.set(key, (now + seconds, entry), seconds)
             _remember_locally(key, now + seconds, entry)
         return response

@@ -68,9 +68,14 @@ def transparency_rows(rows: list[dict]):
     from html import escape
 
     out = []
+    badges: dict[tuple, str] = {}  # a page has two or three statuses: each badge is formatted once
     for row in rows:
-        cells = "".join(f"<td>{escape(str(row[name]))}</td>" for name in _TRANSPARENCY_CELLS)
-        out.append(f"<tr>{cells}<td>{status_badge(row['status'], row['status_label'])}</td></tr>")
+        cells = "".join([f"<td>{escape(str(row[name]))}</td>" for name in _TRANSPARENCY_CELLS])
+        status = (row["status"], row["status_label"])
+        badge = badges.get(status)
+        if badge is None:
+            badge = badges[status] = status_badge(*status)
+        out.append(f"<tr>{cells}<td>{badge}</td></tr>")
     return mark_safe("\n  ".join(out))  # noqa: S308 - every value escaped above
 
 

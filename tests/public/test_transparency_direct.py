@@ -109,3 +109,30 @@ def test_a_signed_in_person_never_takes_the_direct_lane(cached, listed, client, 
     client.force_login(clerk)
     mine = client.get("/transparencia/?page=3")
     assert "X-Public-Cache" not in mine and mine["Cache-Control"] == "private, no-store"
+
+
+def test_a_page_built_by_one_process_is_answered_from_the_shared_cache_by_the_others(cached, listed, client):
+    """A page of the list costs many times a round trip to build: the shared cache keeps it for
+    every process (portal.page_cache.direct_route(shared=True)), under the same key as the
+    stack's pages (its data stamp)."""
+    client.get("/transparencia/?page=2")
+    built = client.get("/transparencia/?page=3")
+    assert built["X-Public-Cache"] == "direct"
+    page_cache._local.clear()  # another worker: none of this one's copies
+    shared = client.get("/transparencia/?page=3")
+    assert shared["X-Public-Cache"] == "hit" and shared.content == built.content
+    issue_authorization(holder=UserFactory(name="Recém Outorgada"))
+    forget_grants_fingerprint()
+    page_cache._local.clear()
+    assert "X-Public-Cache" not in client.get("/transparencia/")  # a new total: the stack's new layout
+    fresh = client.get("/transparencia/?page=3")
+    assert fresh["X-Public-Cache"] == "direct" and fresh.content != built.content  # not the old copy
+
+
+def test_the_rows_badges_are_the_status_badges(cached, listed, client):
+    """Each row's badge is the status badge of its status (formatted once per status on a page)."""
+    from portal.templatetags.portal_tags import status_badge
+
+    client.get("/transparencia/?page=2")
+    body = client.get("/transparencia/?page=1").content.decode()
+    assert body.count(str(status_badge("active", "ativa"))) == 50

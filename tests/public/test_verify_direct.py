@@ -157,3 +157,14 @@ def test_a_nul_byte_is_the_stacks_400(cached, grants, client, prefix):
     client.get(f"{prefix}AAAA-BBBB-CCCC/")
     response = client.get(f"{prefix}AB%00CD/")
     assert response.status_code == 400 and "X-Public-Cache" not in response
+
+
+def test_a_verification_is_not_kept_in_the_shared_cache(cached, grants, client):
+    """A lookup by code costs about a round trip and each code is mostly asked once: the
+    direct lane keeps its answer in this process only, and another process looks it up again."""
+    client.get(f"/api/v1/verify/{grants[0].verification_code}/")
+    path = f"/api/v1/verify/{grants[1].verification_code}/"
+    assert client.get(path)["X-Public-Cache"] == "direct"
+    assert client.get(path)["X-Public-Cache"] == "hit"  # this process's copy
+    page_cache._local.clear()  # another worker: none of this one's copies
+    assert client.get(path)["X-Public-Cache"] == "direct"  # from the database, not a shared copy
