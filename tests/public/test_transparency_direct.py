@@ -17,7 +17,12 @@ NOT_COMPARED = {"date", "x-public-cache"}
 
 @pytest.fixture
 def cached(settings):
+    from portal.public import views
+
     settings.PUBLIC_PAGE_CACHE = True
+    # an earlier test's layout under the same key (SQLite gives a rolled-back id again, and the
+    # data stamp with it); the shared cache is emptied for every test (tests/conftest.py)
+    views._layouts.clear()
     page_cache.clear_local()
     forget_grants_fingerprint()
     yield
