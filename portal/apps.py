@@ -35,15 +35,16 @@ class PortalConfig(AppConfig):
             menu.MenuItem("Municípios do consórcio", "consortium", (Role.CONSORTIUM,), order=86),
         )
         from portal import page_cache
-        from portal.public.api import direct_verification
+        from portal.public.api import direct_open_data_page, direct_verification
         from portal.public.views import direct_transparency_page, direct_verification_page
 
         # verification by code: every QR code is new to the cache (portal.page_cache, direct answers)
         page_cache.direct_route("api-verify", direct_verification, kwarg="code")
         page_cache.direct_route("public-verify-code", direct_verification_page, kwarg="code")
-        # the transparency list: every deep page is asked once or twice, and built once for every
-        # worker (a page is many round trips of work: it is kept in the shared cache too)
+        # the transparency list, page and open-data API: every deep page is asked once or twice,
+        # and built once for every worker (many round trips of work: kept in the shared cache too)
         page_cache.direct_route("public-transparency", direct_transparency_page, query="page", shared=True)
+        page_cache.direct_route("api-open-authorizations", direct_open_data_page, query="page", shared=True)
 
         from portal import registry
 

@@ -9,7 +9,9 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, renderers
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -179,3 +181,18 @@ class OpenAuthorizationsView(APIView):
         paginator = OpenDataPagination()
         rows = paginator.paginate_queryset(selectors.CountedRows(q, modality), request, view=self)
         return api_cache(paginator.get_paginated_response(list(rows)), 300)
+
+
+def direct_open_data_page(request, page: int = 1) -> tuple[int, bytes] | None:
+    """OpenAuthorizationsView's answer for portal.page_cache's direct lane: a page of the whole
+    list (``?page=N`` or none) through the view's own paginator (its count, rows and links) and
+    JSON renderer; None for whatever else the stack would answer (the browsable API, a page past
+    the end: its 404)."""
+    if request.META.get("HTTP_ACCEPT", "") not in _JSON_ACCEPTS or regulation.current(required=False) is None:
+        return None
+    paginator = OpenDataPagination()
+    try:
+        rows = paginator.paginate_queryset(selectors.CountedRows("", ""), Request(request))
+    except NotFound:
+        return None
+    return 200, renderers.JSONRenderer().render(paginator.get_paginated_response(list(rows)).data)

@@ -1,0 +1,105 @@
+"""The open-data list (GET /api/v1/authorizations/) on the page cache's direct lane: a page of
+the whole list is the view's own answer (its paginator, links and renderer), kept in the shared
+cache for every process, and only that; anything else is the stack's."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.utils import timezone
+
+from licensing.models import Authorization
+from portal import page_cache
+from portal.public.http import forget_grants_fingerprint
+from tests.factories import UserFactory, VehicleFactory, issue_authorization
+
+NOT_COMPARED = {"date", "x-public-cache"}
+API = "/api/v1/authorizations/"
+
+
+@pytest.fixture
+def cached(settings):
+    settings.PUBLIC_PAGE_CACHE = True
+    page_cache.clear_local()
+    forget_grants_fingerprint()
+    yield
+    page_cache.clear_local()
+
+
+@pytest.fixture
+def listed(alegre):
+    """Three pages of the list: 110 current grants (and a cancelled one, not listed)."""
+    issue_authorization(holder=UserFactory(name="Primeira Titular"))
+    today = alegre.today()
+    rows = []
+    for i in range(110):
+        holder = UserFactory(name=f"Titular \"{i}\" <Cia>")
+        rows.append(Authorization(
+            number=f"{500 + i:06d}/{today.year}", act_name="Autorização", modality="taxi" if i % 3 else "mototaxi",
+            holder=holder, vehicle=VehicleFactory(owner=holder), status="cancelled" if i == 7 else "active",
+            issued_at=timezone.now() - timedelta(days=i), valid_from=today, valid_until=today + timedelta(days=400),
+            verification_code=f"OPEN-{i:04d}-DATA", legal_basis="teste"))
+    Authorization.objects.bulk_create(rows)
+    forget_grants_fingerprint()
+
+
+def _stack(client, settings, path, **headers):
+    settings.PUBLIC_PAGE_CACHE = False
+    try:
+        return client.get(path, **headers)
+    finally:
+        settings.PUBLIC_PAGE_CACHE = True
+
+
+def _headers(response) -> dict:
+    return {k.lower(): v for k, v in response.items() if k.lower() not in NOT_COMPARED}
+
+
+@pytest.mark.parametrize("accept", [None, "*/*", "application/json"])
+def test_a_page_of_the_list_is_answered_directly_as_the_stack_answers_it(cached, listed, client, settings, accept):
+    headers = {"HTTP_ACCEPT": accept} if accept is not None else {}
+    first = client.get(f"{API}?page=2", **headers)
+    assert "X-Public-Cache" not in first  # the stack, whose headers the lane learns
+    for path in (f"{API}?page=3", f"{API}?page=1", API, f"{API}?page=2"):
+        page_cache._local.clear()
+        cache.clear()  # built again: the direct answer, not a copy of the stack's
+        direct = client.get(path, **headers)
+        assert direct["X-Public-Cache"] == "direct", path
+        stack = _stack(client, settings, path, **headers)
+        assert direct.status_code == stack.status_code == 200
+        assert direct.content == stack.content, path
+        assert _headers(direct) == _headers(stack)
+    data = json.loads(client.get(f"{API}?page=2", **headers).content)
+    assert data["count"] == 110 and len(data["results"]) == 50
+    assert data["next"] == f"http://testserver{API}?page=3" and data["previous"] == f"http://testserver{API}"
+
+
+def test_a_page_past_the_end_and_anything_else_are_the_stacks(cached, listed, client):
+    client.get(f"{API}?page=2")
+    past = client.get(f"{API}?page=9")
+    assert past.status_code == 404 and "X-Public-Cache" not in past
+    for query in ("page=abc", "page=0", "page=2&page_size=10", "q=Titular", "modality=taxi", "page_size=5"):
+        response = client.get(f"{API}?{query}")
+        assert "X-Public-Cache" not in response, query
+    browsable = client.get(f"{API}?page=3", HTTP_ACCEPT="text/html")
+    assert "X-Public-Cache" not in browsable and browsable["Content-Type"].startswith("text/html")
+
+
+def test_a_page_built_by_one_process_is_answered_by_the_others_from_the_shared_cache(cached, listed, client):
+    client.get(f"{API}?page=2")
+    built = client.get(f"{API}?page=3")
+    assert built["X-Public-Cache"] == "direct"
+    page_cache._local.clear()  # another worker: none of this one's copies
+    shared = client.get(f"{API}?page=3")
+    assert shared["X-Public-Cache"] == "hit" and shared.content == built.content
+
+
+def test_a_new_grant_is_listed_at_once(cached, listed, client):
+    client.get(f"{API}?page=2")
+    assert json.loads(client.get(API).content)["count"] == 110
+    issue_authorization(holder=UserFactory(name="Recém Outorgada"))
+    fresh = client.get(API)
+    assert fresh["X-Public-Cache"] == "direct"
+    data = json.loads(fresh.content)
+    assert data["count"] == 111 and "Recém Outorgada" in fresh.content.decode()
