@@ -97,6 +97,29 @@ def issue_authorization(holder=None, vehicle=None, modality="taxi", actor=None, 
     return auth, alvaras
 
 
+def listed_grants(pack, count: int, *, name: str, first_number: int, code: str, cancelled: int,
+                  modality=lambda i: "taxi", valid_days: int = 400) -> None:
+    """``count`` grants written in one insert for the public lists (no acts, no alvarás):
+    ``name`` and ``code`` formatted with each one's index, the ``cancelled``-th one cancelled,
+    the ``i``-th issued i days ago."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from licensing.models import Authorization
+
+    today = pack.today()
+    rows = []
+    for i in range(count):
+        holder = UserFactory(name=name.format(i))
+        rows.append(Authorization(
+            number=f"{first_number + i:06d}/{today.year}", act_name="Autorização", modality=modality(i),
+            holder=holder, vehicle=VehicleFactory(owner=holder), status="cancelled" if i == cancelled else "active",
+            issued_at=timezone.now() - timedelta(days=i), valid_from=today, valid_until=today + timedelta(days=valid_days),
+            verification_code=code.format(i), legal_basis="teste"))
+    Authorization.objects.bulk_create(rows)
+
+
 def backdate_issue(auth, day):
     """Move the act's issue to ``day`` (10:00 in the pack's zone), as if issued then."""
     from datetime import datetime, time

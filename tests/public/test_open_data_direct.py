@@ -3,57 +3,15 @@ the whole list is the view's own answer (its paginator, links and renderer), kep
 cache for every process, and only that; anything else is the stack's."""
 
 import json
-from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
-from django.utils import timezone
 
-from licensing.models import Authorization
 from portal import page_cache
-from portal.public.http import forget_grants_fingerprint
-from tests.factories import UserFactory, VehicleFactory, issue_authorization
+from tests.factories import UserFactory, issue_authorization
+from tests.public.direct_lane import compared_headers, through_the_stack
 
-NOT_COMPARED = {"date", "x-public-cache"}
 API = "/api/v1/authorizations/"
-
-
-@pytest.fixture
-def cached(settings):
-    settings.PUBLIC_PAGE_CACHE = True
-    page_cache.clear_local()
-    forget_grants_fingerprint()
-    yield
-    page_cache.clear_local()
-
-
-@pytest.fixture
-def listed(alegre):
-    """Three pages of the list: 110 current grants (and a cancelled one, not listed)."""
-    issue_authorization(holder=UserFactory(name="Primeira Titular"))
-    today = alegre.today()
-    rows = []
-    for i in range(110):
-        holder = UserFactory(name=f"Titular \"{i}\" <Cia>")
-        rows.append(Authorization(
-            number=f"{500 + i:06d}/{today.year}", act_name="Autorização", modality="taxi" if i % 3 else "mototaxi",
-            holder=holder, vehicle=VehicleFactory(owner=holder), status="cancelled" if i == 7 else "active",
-            issued_at=timezone.now() - timedelta(days=i), valid_from=today, valid_until=today + timedelta(days=400),
-            verification_code=f"OPEN-{i:04d}-DATA", legal_basis="teste"))
-    Authorization.objects.bulk_create(rows)
-    forget_grants_fingerprint()
-
-
-def _stack(client, settings, path, **headers):
-    settings.PUBLIC_PAGE_CACHE = False
-    try:
-        return client.get(path, **headers)
-    finally:
-        settings.PUBLIC_PAGE_CACHE = True
-
-
-def _headers(response) -> dict:
-    return {k.lower(): v for k, v in response.items() if k.lower() not in NOT_COMPARED}
 
 
 @pytest.mark.parametrize("accept", [None, "*/*", "application/json"])
@@ -66,10 +24,10 @@ def test_a_page_of_the_list_is_answered_directly_as_the_stack_answers_it(cached,
         cache.clear()  # built again: the direct answer, not a copy of the stack's
         direct = client.get(path, **headers)
         assert direct["X-Public-Cache"] == "direct", path
-        stack = _stack(client, settings, path, **headers)
+        stack = through_the_stack(client, settings, path, **headers)
         assert direct.status_code == stack.status_code == 200
         assert direct.content == stack.content, path
-        assert _headers(direct) == _headers(stack)
+        assert compared_headers(direct) == compared_headers(stack)
     data = json.loads(client.get(f"{API}?page=2", **headers).content)
     assert data["count"] == 110 and len(data["results"]) == 50
     assert data["next"] == f"http://testserver{API}?page=3" and data["previous"] == f"http://testserver{API}"

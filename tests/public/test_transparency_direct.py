@@ -1,61 +1,14 @@
 """The transparency list on the page cache's direct lane: a page of the whole list is the
 stack's own page (its layout rendered once, its rows and pagination put in), and only that."""
 
-from datetime import timedelta
 
 import pytest
 from django.template.loader import render_to_string
-from django.utils import timezone
 
-from licensing.models import Authorization
 from portal import page_cache
 from portal.public.http import forget_grants_fingerprint
-from tests.factories import UserFactory, VehicleFactory, issue_authorization
-
-NOT_COMPARED = {"date", "x-public-cache"}
-
-
-@pytest.fixture
-def cached(settings):
-    from portal.public import views
-
-    settings.PUBLIC_PAGE_CACHE = True
-    # an earlier test's layout under the same key (SQLite gives a rolled-back id again, and the
-    # data stamp with it); the shared cache is emptied for every test (tests/conftest.py)
-    views._layouts.clear()
-    page_cache.clear_local()
-    forget_grants_fingerprint()
-    yield
-    page_cache.clear_local()
-
-
-@pytest.fixture
-def listed(alegre):
-    """Three pages of the list (110 current grants and a cancelled one)."""
-    issue_authorization(holder=UserFactory(name="Primeira Titular"))
-    today = alegre.today()
-    rows = []
-    for i in range(110):
-        holder = UserFactory(name=f"Titular <{i}> & Cia")
-        rows.append(Authorization(
-            number=f"{500 + i:06d}/{today.year}", act_name="Autorização", modality="taxi" if i % 3 else "mototaxi",
-            holder=holder, vehicle=VehicleFactory(owner=holder), status="cancelled" if i == 7 else "active",
-            issued_at=timezone.now() - timedelta(days=i), valid_from=today, valid_until=today + timedelta(days=400),
-            verification_code=f"TRAN-{i:04d}-LIST", legal_basis="teste"))
-    Authorization.objects.bulk_create(rows)
-    forget_grants_fingerprint()
-
-
-def _stack(client, settings, path):
-    settings.PUBLIC_PAGE_CACHE = False
-    try:
-        return client.get(path)
-    finally:
-        settings.PUBLIC_PAGE_CACHE = True
-
-
-def _headers(response) -> dict:
-    return {k.lower(): v for k, v in response.items() if k.lower() not in NOT_COMPARED}
+from tests.factories import UserFactory, issue_authorization
+from tests.public.direct_lane import compared_headers, through_the_stack
 
 
 def test_a_page_of_the_list_is_answered_directly_as_the_stack_answers_it(cached, listed, client, settings):
@@ -64,10 +17,10 @@ def test_a_page_of_the_list_is_answered_directly_as_the_stack_answers_it(cached,
     for path in ("/transparencia/?page=3", "/transparencia/?page=1", "/transparencia/", "/transparencia/?page=99"):
         direct = client.get(path)
         assert direct["X-Public-Cache"] == "direct", path
-        stack = _stack(client, settings, path)
+        stack = through_the_stack(client, settings, path)
         assert direct.status_code == stack.status_code == 200
         assert direct.content == stack.content, path
-        assert _headers(direct) == _headers(stack)
+        assert compared_headers(direct) == compared_headers(stack)
     body = client.get("/transparencia/?page=3").content.decode()
     assert "Página 3 de 3" in body and "&lt;0&gt; &amp; Cia" in body and "<0>" not in body
 
@@ -93,7 +46,7 @@ def test_the_page_is_the_whole_template(cached, listed, client):
 
 
 @pytest.mark.parametrize("query", ["page=abc", "page=0", "page=2&x=1", "q=Titular", "modality=taxi", "format=csv"])
-def test_anything_but_a_page_number_goes_through_the_stack(cached, listed, client, query):
+def test_anything_but_a_page_number_goes_through_thethrough_the_stack(cached, listed, client, query):
     client.get("/transparencia/?page=2")
     response = client.get(f"/transparencia/?{query}")
     assert response.status_code == 200 and "X-Public-Cache" not in response

@@ -12,7 +12,7 @@ from licensing.grants.services import authorization_set_status
 from licensing.models import Authorization
 from portal.public import selectors
 from portal.public.http import forget_grants_fingerprint
-from tests.factories import UserFactory, VehicleFactory, issue_authorization
+from tests.factories import UserFactory, VehicleFactory, issue_authorization, listed_grants
 
 
 @pytest.fixture
@@ -133,16 +133,8 @@ def stride_of_a_page(alegre, monkeypatch):
     import licensing.portal_providers as providers
 
     providers._open_data_page_lookup.cache_clear()
-    today = alegre.today()
-    rows = []
-    for i in range(11):
-        holder = UserFactory(name=f"Titular {i}")
-        rows.append(Authorization(
-            number=f"{700 + i:06d}/{today.year}", act_name="Autorização", modality="mototaxi" if i % 3 else "taxi",
-            holder=holder, vehicle=VehicleFactory(owner=holder), status="cancelled" if i == 5 else "active",
-            issued_at=timezone.now() - timedelta(days=i), valid_from=today, valid_until=today + timedelta(days=900),
-            verification_code=f"ROWS-{i:04d}-TEST", legal_basis="teste"))
-    Authorization.objects.bulk_create(rows)
+    listed_grants(alegre, 11, name="Titular {}", first_number=700, code="ROWS-{:04d}-TEST", cancelled=5,
+                  modality=lambda i: "mototaxi" if i % 3 else "taxi", valid_days=900)
     forget_grants_fingerprint()
     yield
     providers._open_data_page_lookup.cache_clear()
