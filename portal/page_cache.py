@@ -27,10 +27,10 @@ its entries carry the same key, so they go stale with the data stamp like the sh
 
 **Direct answers** (``direct_route``): a few public lookups whose requests are mostly new to
 the cache — verification by code, where each QR code is asked once or twice and enumerating
-codes always misses, and the pages of the transparency list — are answered here on a miss, by a
-function the route's own view also uses, from the database directly and without the rest of the
-stack (sessions, authentication, CSRF, CSP, the URL resolver, DRF), which cost more than the
-lookup itself. They stay the stack's answers:
+codes always misses, and the pages of the transparency list and of its open data — are
+answered here on a miss, by a function the route's own view also uses, from the database
+directly and without the rest of the stack (sessions, authentication, CSRF, CSP, the URL
+resolver, DRF), which cost more than the lookup itself. They stay the stack's answers:
 
 - the headers are the ones the whole stack gave to the same route, status and negotiation
   (Accept, Accept-Language, language cookie) on this host in this process — until it has
