@@ -21,6 +21,7 @@ import datetime as dt
 import hashlib
 import io
 import os
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -268,17 +269,57 @@ def sign_pdf(pdf: bytes, *, reason: str, location: str) -> tuple[bytes, SigningI
         field_name="AssinaturaDigital", md_algorithm="sha256", subfilter=fields.SigSeedSubFilter.PADES,
         reason=(f"{reason} — {DEMO_MARK}" if identity.demo else reason)[:200], location=location[:100],
     )
-    writer = IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False)
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:  # the usual case: a worker or a request thread without an event loop
-        out = signers.sign_pdf(writer, meta, signer=signer, timestamper=timestamper)
-    else:
-        # pyHanko runs its own loop (asyncio.run), which refuses to start inside a running one
-        # (an async server, a browser-driven test): sign in a thread of its own
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            out = pool.submit(signers.sign_pdf, writer, meta, signer=signer, timestamper=timestamper).result()
-    return out.getvalue(), identity
+
+    def sign(reserved: int | None) -> bytes:
+        writer = IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # the usual case: a worker or a request thread without an event loop
+            out = signers.sign_pdf(writer, meta, signer=signer, timestamper=timestamper, bytes_reserved=reserved)
+        else:
+            # pyHanko runs its own loop (asyncio.run), which refuses to start inside a running one
+            # (an async server, a browser-driven test): sign in a thread of its own
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                out = pool.submit(signers.sign_pdf, writer, meta, signer=signer, timestamper=timestamper,
+                                  bytes_reserved=reserved).result()
+        return out.getvalue()
+
+    key = (signer.signing_cert.sha256, tsa)
+    reserved = _reserved.get(key)
+    if reserved is not None:
+        from pyhanko.sign.general import SigningError
+
+        try:
+            return sign(reserved), identity
+        except SigningError:  # a signature that outgrew the room (a new timestamp authority's chain)
+            _reserved.pop(key, None)
+    signed = sign(None)
+    measured = _room_reserved(signed)
+    if measured is not None:
+        with _lock:
+            if len(_reserved) >= SIGNERS_KEPT:
+                _reserved.pop(next(iter(_reserved)))
+            _reserved[key] = measured
+    return signed, identity
+
+
+# The room a signature takes in the PDF (its CMS, in hex) is estimated by pyHanko by signing a
+# dummy digest first: a third of each signature's time. The estimate depends only on the
+# certificate and the timestamp authority, and already carries pyHanko's 50 % margin, so the
+# room of the first signature by a certificate (with its authority) is reused for the next ones
+# in this process; a signature that does not fit is signed again with a new estimate.
+_reserved: dict[tuple, int] = {}
+_BYTE_RANGE = re.compile(rb"/ByteRange\s*\[\s*\d+\s+(\d+)\s+(\d+)\s+\d+\s*\]")
+
+
+def _room_reserved(signed: bytes) -> int | None:
+    """The hex digits reserved for the newest signature of ``signed``: the gap its /ByteRange
+    leaves, less the two angle brackets around /Contents."""
+    ranges = _BYTE_RANGE.findall(signed)
+    if not ranges:
+        return None
+    first_end, second_start = ranges[-1]
+    return int(second_start) - int(first_end) - 2
 
 
 def validate_pdf(pdf: bytes) -> SignatureCheck:

@@ -86,6 +86,38 @@ def test_pdf_is_signed_and_one_changed_byte_fails_validation(alegre, applicant):
     assert identical_to_issued(pdf) is not None and identical_to_issued(tampered) is None
 
 
+def test_the_room_of_a_signature_is_estimated_once_per_certificate(alegre, applicant, monkeypatch):
+    """pyHanko estimates the room of a signature by signing a dummy digest first; the room of the
+    first signature by a certificate is reused, and each PDF is still validly signed."""
+    from pyhanko.sign.signers.pdf_signer import PdfSigningSession
+
+    from licensing.grants.documents import _render_authorization
+    from portal import signing
+
+    estimates = []
+    estimate = PdfSigningSession.estimate_signature_container_size
+
+    async def counted(self, *args, **kwargs):
+        estimates.append(1)
+        return await estimate(self, *args, **kwargs)
+
+    monkeypatch.setattr(PdfSigningSession, "estimate_signature_container_size", counted)
+    monkeypatch.setattr(signing, "_reserved", {})
+    auth, _ = grant(applicant)
+    act = _render_authorization(auth)  # as rendered, before it is signed
+    first, _ = signing.sign_pdf(act, reason="um", location="x")
+    second, _ = signing.sign_pdf(act, reason="dois", location="x")
+    assert len(estimates) == 1 and len(signing._reserved) == 1
+    for pdf in (first, second):
+        check = validate_pdf(pdf)
+        assert check.signed and check.intact and check.trusted and check.covers_whole_file, check.message
+    # a room that turns out too small (another timestamp authority's chain): signed again, estimated
+    key = next(iter(signing._reserved))
+    signing._reserved[key] = 100
+    third, _ = signing.sign_pdf(act, reason="três", location="x")
+    assert validate_pdf(third).intact and len(estimates) == 2 and signing._reserved[key] > 100
+
+
 @pytest.mark.django_db
 def test_unsigned_when_no_certificate_is_configured(alegre, applicant, settings):
     settings.SIGNING_CERT_FILE = ""
