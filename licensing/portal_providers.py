@@ -16,6 +16,7 @@ from licensing.grants.selectors import count_current_grants
 from licensing.models import CURRENT_STATUSES, Authorization
 from licensing.public_verification import GrantVerification, grant_holder_public_name
 from portal import registry
+from portal.compiled_query import CompiledLookup, execute_prepared
 from portal.public.selectors import (
     last_months,
     modalities,
@@ -92,7 +93,6 @@ def grants_fingerprint() -> str:
     from django.db import connection
 
     from portal import tenancy
-    from portal.compiled_query import execute_prepared
     from portal.models import AuditEntry
     from portal.public.http import _GRANTS_MEMO, GRANTS_MEMO_SECONDS
 
@@ -220,8 +220,6 @@ def _page_of(modality: str, after_id, first_id):
 @functools.lru_cache(maxsize=32)  # one per modality of the packs ("" for all)
 def _open_data_page_lookup(modality: str):
     """open_data_page()'s statement, for one modality ("" for all)."""
-    from portal.compiled_query import CompiledLookup
-
     return CompiledLookup(lambda after_id, first_id: _open_data_values(_page_of(modality, after_id, first_id)),
                           values=2)
 
@@ -239,8 +237,6 @@ def _open_data_lookup():
     (~2 ms) and planned as a hash join over every holder (a sequential scan that grew with the
     municipality); planned once, it is 50 index lookups whatever the size."""
     from django.db.models.expressions import RawSQL
-
-    from portal.compiled_query import CompiledLookup
 
     return CompiledLookup(lambda ids: _open_data_values(
         Authorization.objects.filter(pk__in=RawSQL("SELECT unnest(%s::bigint[])", [ids])).order_by()))

@@ -10,6 +10,7 @@ import functools
 from django.db.models import Case, Value, When
 
 from licensing.models import CURRENT_STATUSES, Alvara, Amendment, Authorization
+from portal.compiled_query import CompiledLookup
 from portal.public.selectors import Verification, effective_status, public_name, public_name_of
 from portal.regulation import Pack
 
@@ -115,8 +116,6 @@ def _verification_lookup():
     running it, on the path every distinct QR code takes."""
     from licensing.grants.selectors import verification_rows
     from licensing.requests.selectors import has_active_auxiliaries
-    from portal.compiled_query import CompiledLookup
-
     return CompiledLookup(lambda code: verification_rows(code, has_auxiliaries=has_active_auxiliaries()))
 
 

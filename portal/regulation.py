@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from portal import pack_keys
+from portal.modality_rules import modality_closed
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
 LAWS_DIR = PACKS_DIR / "laws"
@@ -130,8 +131,6 @@ class Pack:
 
     def modality_refusal(self, modality: str, at: date | None = None):
         """Why the modality offers nothing at ``at`` (a RuleViolation citing the article), or None."""
-        from portal.modality_rules import modality_closed
-
         at = at or self.today()
         known = modality in self.modalities
         upcoming = self.next_modality_decree(modality, at)
