@@ -18,8 +18,12 @@ class InfractionVerification:
 
     def by_code(self, code: str):
         from enforcement.models import Infraction
+        from portal.compiled_query import ids_where
 
-        return next(iter(Infraction.objects.filter(verification_code=code)[:1]), None)  # unique: no ORDER BY
+        # whether it is an auto's code, by a prepared statement (every code that is no document
+        # asks here too: portal.public.selectors); the auto read only when it is one
+        found = ids_where(Infraction, "verification_code", code)
+        return next(iter(Infraction.objects.filter(pk=found[0])[:1]), None) if found else None  # no ORDER BY
 
     def by_number(self, number: str) -> list:
         return []

@@ -16,6 +16,7 @@ municipality before the cursor runs) and every annotation stay exactly as the qu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -131,3 +132,16 @@ class CompiledLookup:
         if converters:
             rows = compiler.apply_converters(rows, converters)
         return [dict(zip(names, row, strict=True)) for row in rows]
+
+
+@functools.cache
+def _ids_lookup(model, field: str) -> CompiledLookup:
+    return CompiledLookup(lambda value: model.objects.filter(**{field: value}).values("pk"))
+
+
+def ids_where(model, field: str, value: Any) -> list:
+    """The ids of ``model``'s rows whose ``field`` is ``value`` (in the municipality in scope, as
+    its manager filters), by one statement compiled once per process and prepared on
+    PostgreSQL: whether a document exists costs a round trip, not the ORM's compilation of the
+    document with its relations (several times the query, for a code that is not there)."""
+    return [row["pk"] for row in _ids_lookup(model, field).rows(value)]
