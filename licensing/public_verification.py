@@ -136,6 +136,17 @@ def _document_by_code(code: str, kinds) -> Authorization | Alvara | Amendment | 
     return None
 
 
+@functools.cache
+def _alvara_verification_lookup():
+    """licensing.grants.selectors.alvara_verification_rows, compiled once in this process: the
+    QR code of an alvará (the one inside the vehicle) answered in one query, as a grant act's."""
+    from licensing.grants.selectors import alvara_verification_rows
+    from licensing.requests.selectors import has_active_auxiliaries
+
+    return CompiledLookup(lambda code: alvara_verification_rows(
+        code, has_auxiliaries=has_active_auxiliaries("authorization_id")))
+
+
 class GrantVerification:
     """Authorizations, their acts of amendment and alvarás, found by code, by number or
     (authorizations) by plate."""
@@ -153,8 +164,12 @@ class GrantVerification:
             return _authorization_verification_of_row(row, pack)
         if row is not None:  # a grant act with acts of amendment
             doc = next(iter(_authorizations().filter(verification_code=code)[:1]), None)
-        else:  # not a grant act (the row query said so): only the other kinds are looked up
-            doc = _document_by_code(code, ((Alvara, _alvaras), (Amendment, _amendments)))
+        else:  # not a grant act (the row query said so): an alvará, in one query, or an amendment
+            rows = _alvara_verification_lookup().rows(code)
+            if rows and not rows[0]["has_successor"]:
+                return _alvara_verification_of_row(rows[0], pack)
+            doc = (next(iter(_alvaras().filter(pk=rows[0]["id"])[:1]), None) if rows  # superseded: the chain
+                   else _document_by_code(code, ((Amendment, _amendments),)))
         return self.verification(doc, pack) if doc is not None else None
 
     def by_number(self, number: str) -> list:
@@ -251,6 +266,41 @@ def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
         vehicle={k: row[f"vehicle__{k}"] for k in ("make", "model", "color")} if has_vehicle else None,
         drivers=list(dict.fromkeys(n for n in names if n)), sha256=row["pdf_sha256"],
         signer=row["pdf_signer"] if row["pdf_signed"] else "", amended_by=[],
+    )
+
+
+def _alvara_verification_of_row(row: dict, pack: Pack) -> Verification:
+    """The Verification that verification() builds for an Alvara that no other superseded, from
+    alvara_verification_rows() (same fields, same values)."""
+    from fleet.models import display_plate
+
+    today = pack.today()
+    status = effective_status(row["status"], row["valid_until"], today)
+    # An alvará is valid only while it and its grant are in force.
+    auth_status = effective_status(row["authorization__status"], row["authorization__valid_until"], today)
+    # what this alvará certified: its own vehicle if it names one, else its grant's
+    prefix = "vehicle__" if row["vehicle_id"] is not None else (
+        "authorization__vehicle__" if row["authorization__vehicle_id"] is not None else None)
+    person = public_name_of(row["authorization__holder__name"], row["authorization__holder__first_name"],
+                            row["authorization__holder__last_name"])
+    names = [person]
+    if row["has_auxiliaries"]:
+        from licensing.requests.selectors import active_auxiliary_names
+
+        names += [public_name_of(*n) for n in active_auxiliary_names(row["authorization_id"])]
+    modality = row["authorization__modality"]
+    return Verification(
+        kind="alvara", document=row["doc_name"], number=row["number"], status=status,
+        valid=status == "active" and auth_status == "active", valid_until=row["valid_until"], modality=modality,
+        modality_label=pack.modality_label(modality),
+        plate=display_plate(row[f"{prefix}plate"]) if prefix else "",
+        holder=row["authorization__company_name"] or person,
+        driver=public_name_of(row["person__name"], row["person__first_name"], row["person__last_name"])
+        if row["person_id"] is not None else "",
+        code=row["verification_code"], act_basis=row["legal_basis"],
+        vehicle={k: row[f"{prefix}{k}"] for k in ("make", "model", "color")} if prefix else None,
+        drivers=list(dict.fromkeys(n for n in names if n)), superseded_by=None, sha256=row["pdf_sha256"],
+        signer=row["pdf_signer"] if row["pdf_signed"] else "",
     )
 
 

@@ -301,6 +301,17 @@ AUTHORIZATION_VERIFICATION_COLUMNS = (
 )
 
 
+ALVARA_VERIFICATION_COLUMNS = (
+    "id", "number", "doc_name", "status", "valid_until", "verification_code", "legal_basis", "person_id",
+    "person__name", "person__first_name", "person__last_name", "vehicle_id", "vehicle__plate", "vehicle__make",
+    "vehicle__model", "vehicle__color", "authorization_id", "authorization__status", "authorization__valid_until",
+    "authorization__modality", "authorization__company_name", "authorization__holder__name",
+    "authorization__holder__first_name", "authorization__holder__last_name", "authorization__vehicle_id",
+    "authorization__vehicle__plate", "authorization__vehicle__make", "authorization__vehicle__model",
+    "authorization__vehicle__color",
+)
+
+
 def _issued_column(model, kind: str, column: str):
     """A column of the stored PDF of each row (portal.issued, one per object and kind), as a subquery.
 
@@ -340,4 +351,21 @@ def verification_rows(code: str, **annotations):
                       pdf_signer=_issued_column(Authorization, "authorization", "signer"), **annotations)
             .values(*AUTHORIZATION_VERIFICATION_COLUMNS, "has_amendments", "pdf_sha256", "pdf_signed",
                     "pdf_signer", *annotations)[:1])
+
+
+def alvara_verification_rows(code: str, **annotations):
+    """verification_rows() of an alvará: its columns, its driver, its vehicle and its grant's
+    (the alvará names a vehicle only where the pack's alvará is per vehicle), whether another
+    alvará superseded it (then the caller takes the full path, which follows the chain), the
+    hash and signer of its stored PDF and the caller's ``annotations`` (the grant's auxiliary
+    drivers)."""
+    from django.db.models import Exists, OuterRef
+
+    return (Alvara.objects.filter(verification_code=code).order_by()
+            .annotate(has_successor=Exists(Alvara.objects.filter(supersedes=OuterRef("pk"))),
+                      pdf_sha256=_issued_column(Alvara, "alvara", "sha256"),
+                      pdf_signed=_issued_column(Alvara, "alvara", "signed"),
+                      pdf_signer=_issued_column(Alvara, "alvara", "signer"), **annotations)
+            .values(*ALVARA_VERIFICATION_COLUMNS, "has_successor", "pdf_sha256", "pdf_signed", "pdf_signer",
+                    *annotations)[:1])
 

@@ -212,11 +212,12 @@ def amendment_preview(req: LifecycleRequest) -> dict:
             "kind": req.get_kind_display()}
 
 
-def has_active_auxiliaries():
-    """An Exists() of the outer grant's active auxiliary drivers (for a values() row)."""
+def has_active_auxiliaries(grant: str = "pk"):
+    """An Exists() of the outer row's grant's active auxiliary drivers (for a values() row):
+    ``grant`` names the grant's id in the outer row (an alvará's: "authorization_id")."""
     from django.db.models import Exists, OuterRef
 
-    return Exists(AuxiliaryDriver.objects.filter(authorization=OuterRef("pk"), status=AuxiliaryStatus.ACTIVE))
+    return Exists(AuxiliaryDriver.objects.filter(authorization=OuterRef(grant), status=AuxiliaryStatus.ACTIVE))
 
 
 def active_auxiliary_names(authorization_id: int) -> list[tuple[str, str, str]]:

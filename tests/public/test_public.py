@@ -243,11 +243,11 @@ def test_verify_uses_a_constant_number_of_queries(
     # the act's answer also reads its acts of amendment (what changed since it was issued): +1
     with django_assert_max_num_queries(4):
         assert client.get(f"/api/v1/verify/{auth.verification_code}/").status_code == 200
-    # an alvará: the act's lookup misses, the alvará's id is found by a prepared lookup (what
-    # a code that is no document costs, instead of compiling each kind's query), then it is read
-    with django_assert_max_num_queries(5):
+    # an alvará: the act's row lookup misses, then the alvará's row (its grant, driver, vehicle,
+    # auxiliaries and stored PDF in it)
+    with django_assert_max_num_queries(2):
         assert client.get(f"/api/v1/verify/{alvaras[0].verification_code}/").status_code == 200
-    with django_assert_max_num_queries(6):  # fingerprint + authorization, then alvará's id and alvará
+    with django_assert_max_num_queries(3):  # fingerprint + the act's lookup, then the alvará's
         assert client.get(f"/verificar/{alvaras[0].verification_code}/").status_code == 200
     with django_assert_max_num_queries(1):  # unchanged data: the page comes from the cache
         assert client.get(f"/verificar/{alvaras[0].verification_code}/").status_code == 200

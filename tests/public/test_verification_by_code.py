@@ -75,12 +75,67 @@ def test_auxiliary_drivers_are_listed_in_order(grant):
     assert fast == full and fast.drivers == ["Inês Simões Brandão", "Bia Auxiliar", "Caio Auxiliar"]
 
 
-def test_alvaras_unknown_and_malformed_codes_take_the_full_path(itagiba):
+def test_alvaras_unknown_and_malformed_codes_answer_alike(itagiba):
     _, alvaras = issue_authorization(holder=UserFactory(name="Luís Mendonça"))
     full, fast = _both(alvaras[0].verification_code)
     assert fast == full and fast.kind == "alvara"
     assert _both("ZZZZ-ZZZZ-ZZZZ") == (None, None)
     assert _both("") == (None, None) and _both("x" * 40) == (None, None)
+
+
+def test_an_alvara_is_answered_alike_and_in_one_query(itagiba):
+    """The QR code inside the vehicle: its own row query (the act's misses first), the same
+    answer as the full path in every state the public answer depends on."""
+    from licensing.grants.documents import alvara_pdf
+    from licensing.grants.models import Alvara
+    from licensing.grants.services import alvara_issue
+    from licensing.requests.models import AuxiliaryDriver
+
+    auth, alvaras = issue_authorization(holder=UserFactory(name="Luís Mendonça"))
+    alvara = alvaras[0]
+    code = alvara.verification_code
+    full, fast = _both(code)
+    assert fast == full and fast.kind == "alvara" and fast.valid and fast.plate and fast.vehicle
+    with CaptureQueriesContext(connection) as queries:
+        selectors.verify_by_code(code.lower(), regulation.current())
+    assert len(queries) == 2  # the act's lookup, then the alvará's
+    alvara_pdf(alvara)  # its stored PDF: hash and signer
+    full, fast = _both(code)
+    assert fast == full and fast.sha256
+    today = regulation.current().today()
+    Authorization.objects.filter(pk=auth.pk).update(status="suspended", suspended_until=today + timedelta(days=9))
+    full, fast = _both(code)
+    assert fast == full and not fast.valid and fast.status == "active"  # the alvará's own, its grant's not
+    Authorization.objects.filter(pk=auth.pk).update(status="active", suspended_until=None)
+    Alvara.objects.filter(pk=alvara.pk).update(valid_until=today - timedelta(days=1))
+    full, fast = _both(code)
+    assert fast == full and fast.status == "expired" and not fast.valid
+    for name in ("Bia Auxiliar", "Caio Auxiliar"):
+        AuxiliaryDriver.objects.create(authorization=auth, person=UserFactory(name=name), cnh_number="02650306461",
+                                       cnh_category="B", cnh_first_issued=date(2005, 1, 1), cnh_ear=True,
+                                       added_on=date(2026, 1, 5))
+    full, fast = _both(code)
+    assert fast == full and fast.drivers == ["Luís Mendonça", "Bia Auxiliar", "Caio Auxiliar"]
+    Authorization.objects.filter(pk=auth.pk).update(holder_type="PJ", company_name="Táxi Mendonça Ltda",
+                                                    cnpj="11222333000181")
+    full, fast = _both(code)
+    assert fast == full and fast.holder == "Táxi Mendonça Ltda"
+    Alvara.objects.filter(pk=alvara.pk).update(vehicle=None)  # the grant's vehicle, then none
+    full, fast = _both(code)
+    assert fast == full and fast.plate == auth.vehicle.display_plate
+    Authorization.objects.filter(pk=auth.pk).update(vehicle=None)
+    full, fast = _both(code)
+    assert fast == full and fast.plate == "" and fast.vehicle is None
+    type(alvara.person).objects.filter(pk=alvara.person_id).update(name="", first_name="", last_name="")
+    full, fast = _both(code)
+    assert fast == full and fast.driver == "(nome não informado)"
+    # superseded: the full path, which follows the chain to the alvará in force
+    auth.refresh_from_db()
+    newer = alvara_issue(actor=None, authorization=auth, person=alvara.person, supersedes=alvara)
+    full, fast = _both(code)
+    assert fast == full and fast.superseded_by["number"] == newer.number
+    full, fast = _both(newer.verification_code)
+    assert fast == full and fast.superseded_by is None
 
 
 def test_the_compiled_lookup_is_compiled_once_and_scoped_at_each_run(two_municipalities, monkeypatch):
@@ -97,6 +152,7 @@ def test_the_compiled_lookup_is_compiled_once_and_scoped_at_each_run(two_municip
     with tenancy.activate(town.b):
         b_auth, _ = issue_authorization(holder=UserFactory(name="Bento de Itagibá"))
     public_verification._verification_lookup.cache_clear()
+    public_verification._alvara_verification_lookup.cache_clear()
     compiled_query._ids_lookup.cache_clear()
     compiles = []
     original = CompiledLookup._compile
@@ -110,8 +166,9 @@ def test_the_compiled_lookup_is_compiled_once_and_scoped_at_each_run(two_municip
             assert selectors.document_by_code(other.verification_code) is None
             again = selectors.verify_by_code(mine.verification_code.lower(), pack)
             assert again == found
-    # the act's row, and the ids of acts, alvarás, amendments and autos: each compiled once
-    assert len(compiles) == len(set(compiles)) == 5
+    # the act's and the alvará's rows, and the ids of each kind (acts, alvarás, amendments, autos):
+    # each compiled once
+    assert len(compiles) == len(set(compiles)) == 6
     with tenancy.activate(None), pytest.raises(tenancy.TenantMissing):
         public_verification._verification_lookup().rows(a_auth.verification_code)
 
@@ -148,7 +205,9 @@ def test_a_code_that_is_no_document_compiles_no_query(itagiba, monkeypatch):
         assert selectors.verify_by_code("ZZZZ-ZZZZ-ZZZ3", pack) is None
         assert selectors.document_by_code("ZZZZ-ZZZZ-ZZZ4") is None
     assert compiles == []
-    assert len(queries) == 4 + 4  # one id lookup per kind (act, alvará, amendment, auto), twice
+    # per code: the act's and the alvará's rows and the amendment's and auto's ids (verify_by_code),
+    # the ids of each kind (document_by_code)
+    assert len(queries) == 4 + 4
     assert selectors.verify_by_code(alvaras[0].verification_code, pack).number == alvaras[0].number
     assert selectors.document_by_code(auth.verification_code) == auth
 
