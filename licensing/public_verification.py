@@ -156,8 +156,9 @@ class GrantVerification:
                                         (Amendment, _amendments)))
 
     def verification_by_code(self, code: str, pack: Pack) -> Verification | None:
-        """by_code() + verification() in one query for a grant act (the common QR code) with no
-        act of amendment; an act with amendments, an alvará or an amendment take the full path."""
+        """by_code() + verification() in one query for a grant act with no act of amendment,
+        and in one more for an alvará that no other superseded (the two QR codes the public
+        scans); an act with amendments, a superseded alvará or an amendment take the full path."""
         rows = _verification_lookup().rows(code)
         row = rows[0] if rows else None
         if row is not None and not row["has_amendments"]:
