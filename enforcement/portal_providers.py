@@ -18,12 +18,11 @@ class InfractionVerification:
 
     def by_code(self, code: str):
         from enforcement.models import Infraction
-        from portal.compiled_query import ids_where
+        from portal.compiled_query import first_where
 
         # whether it is an auto's code, by a prepared statement (every code that is no document
         # asks here too: portal.public.selectors); the auto read only when it is one
-        found = ids_where(Infraction, "verification_code", code)
-        return next(iter(Infraction.objects.filter(pk=found[0])[:1]), None) if found else None  # no ORDER BY
+        return first_where(Infraction, "verification_code", code)
 
     def by_number(self, number: str) -> list:
         return []

@@ -10,7 +10,7 @@ import functools
 from django.db.models import Case, Value, When
 
 from licensing.models import CURRENT_STATUSES, Alvara, Amendment, Authorization
-from portal.compiled_query import CompiledLookup, ids_where
+from portal.compiled_query import CompiledLookup, first_where
 from portal.public.selectors import Verification, effective_status, public_name, public_name_of
 from portal.regulation import Pack
 
@@ -124,15 +124,15 @@ def _document_by_code(code: str, kinds) -> Authorization | Alvara | Amendment | 
     """The document of the first of ``kinds`` (model, its queryset with the relations a
     verification reads) whose verification code is ``code``.
 
-    Each kind is asked for the id by one prepared statement (portal.compiled_query.ids_where),
+    Each kind is asked for the id by one prepared statement (portal.compiled_query.first_where),
     and only a document found is read with its relations. Asking each kind's queryset straight
     away compiled it, with its joins, on every request: a code that is no document (mistyped,
     made up, or one of an enumeration, which the page cache never holds) took ~8 ms of CPU in
     the worker, 17 times a grant act that exists."""
     for model, documents in kinds:
-        found = ids_where(model, "verification_code", code)
-        if found:  # codes are unique: a plain LIMIT 1, without .first()'s ORDER BY id
-            return next(iter(documents().filter(pk=found[0])[:1]), None)
+        found = first_where(model, "verification_code", code, documents)
+        if found is not None:
+            return found
     return None
 
 
@@ -243,6 +243,18 @@ class GrantVerification:
         )
 
 
+def _drivers_of_row(holder: str, has_auxiliaries: bool, grant_id: int) -> list[str]:
+    """What _drivers_of gives, from a verification row: the holder's public name (already
+    formatted) and, only when the row says the grant has any, its active auxiliary drivers'
+    (one more query)."""
+    names = [holder]
+    if has_auxiliaries:
+        from licensing.requests.selectors import active_auxiliary_names
+
+        names += [public_name_of(*n) for n in active_auxiliary_names(grant_id)]
+    return list(dict.fromkeys(n for n in names if n))
+
+
 def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
     """The Verification that verification() builds for an Authorization without amendments,
     from verification_rows() (same fields, same values)."""
@@ -251,11 +263,6 @@ def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
     status = effective_status(row["status"], row["valid_until"], pack.today())
     person = public_name_of(row["holder__name"], row["holder__first_name"], row["holder__last_name"])
     holder = row["company_name"] or person  # a company holder: its razão social; the person drives
-    names = [person]
-    if row["has_auxiliaries"]:
-        from licensing.requests.selectors import active_auxiliary_names
-
-        names += [public_name_of(*n) for n in active_auxiliary_names(row["id"])]
     has_vehicle = row["vehicle_id"] is not None
     return Verification(
         kind="authorization", document=row["act_name"], number=row["number"], status=status,
@@ -265,7 +272,7 @@ def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
         code=row["verification_code"], suspended_until=row["suspended_until"] if status == "suspended" else None,
         act_basis=row["legal_basis"],
         vehicle={k: row[f"vehicle__{k}"] for k in ("make", "model", "color")} if has_vehicle else None,
-        drivers=list(dict.fromkeys(n for n in names if n)), sha256=row["pdf_sha256"],
+        drivers=_drivers_of_row(person, row["has_auxiliaries"], row["id"]), sha256=row["pdf_sha256"],
         signer=row["pdf_signer"] if row["pdf_signed"] else "", amended_by=[],
     )
 
@@ -284,11 +291,6 @@ def _alvara_verification_of_row(row: dict, pack: Pack) -> Verification:
         "authorization__vehicle__" if row["authorization__vehicle_id"] is not None else None)
     person = public_name_of(row["authorization__holder__name"], row["authorization__holder__first_name"],
                             row["authorization__holder__last_name"])
-    names = [person]
-    if row["has_auxiliaries"]:
-        from licensing.requests.selectors import active_auxiliary_names
-
-        names += [public_name_of(*n) for n in active_auxiliary_names(row["authorization_id"])]
     modality = row["authorization__modality"]
     return Verification(
         kind="alvara", document=row["doc_name"], number=row["number"], status=status,
@@ -300,7 +302,8 @@ def _alvara_verification_of_row(row: dict, pack: Pack) -> Verification:
         if row["person_id"] is not None else "",
         code=row["verification_code"], act_basis=row["legal_basis"],
         vehicle={k: row[f"{prefix}{k}"] for k in ("make", "model", "color")} if prefix else None,
-        drivers=list(dict.fromkeys(n for n in names if n)), superseded_by=None, sha256=row["pdf_sha256"],
+        drivers=_drivers_of_row(person, row["has_auxiliaries"], row["authorization_id"]), superseded_by=None,
+        sha256=row["pdf_sha256"],
         signer=row["pdf_signer"] if row["pdf_signed"] else "",
     )
 

@@ -145,3 +145,17 @@ def ids_where(model, field: str, value: Any) -> list:
     PostgreSQL: whether a document exists costs a round trip, not the ORM's compilation of the
     document with its relations (several times the query, for a code that is not there)."""
     return [row["pk"] for row in _ids_lookup(model, field).rows(value)]
+
+
+
+def first_where(model, field: str, value: Any, queryset: Callable[[], QuerySet] | None = None):
+    """The row of ``model`` whose ``field`` is ``value``, read from ``queryset()`` (default: its
+    ``objects`` manager; a caller's select_related), or None. The id is asked by ids_where
+    first, so that a value that is no row costs one prepared statement and no queryset is built
+    or compiled. For unique fields (a verification code): a plain LIMIT 1, without
+    ``.first()``'s ORDER BY."""
+    found = ids_where(model, field, value)
+    if not found:
+        return None
+    rows = queryset() if queryset is not None else model.objects.all()
+    return next(iter(rows.filter(pk=found[0])[:1]), None)
