@@ -334,11 +334,15 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# LOG_LEVEL is the handler's level too: a logger's level is checked only where a record is
+# made, so with the root's alone Django's own loggers (level INFO in its defaults) still
+# printed what they propagate — every 404 as a "Not Found" warning under LOG_LEVEL=ERROR.
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "handlers": {"console": {"class": "logging.StreamHandler", "level": LOG_LEVEL}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
 
 from portal.settings.celery import *  # noqa: E402,F403

@@ -80,3 +80,34 @@ def test_make_run_passes_port_to_every_step(tmp_path):
                               "django.setup(); print(settings.SITE_URL)"],
                              capture_output=True, text=True, env=env, check=True).stdout.strip()
     assert printed == "http://127.0.0.1:8101"
+
+
+LOGS = """
+import logging
+import django
+django.setup()
+logging.getLogger("django.request").warning("Not Found: /verificar/XXXX-XXXX-XXXX/")  # what every 404 logs
+logging.getLogger("portal").error("an error")
+"""
+
+
+def _logged(tmp_path, **env: str) -> str:
+    import subprocess
+
+    base = {k: v for k, v in os.environ.items() if k not in ("LOG_LEVEL", "DATABASE_URL", "REDIS_URL")}
+    base.update({"DJANGO_SETTINGS_MODULE": "portal.settings", "VAR_DIR": str(tmp_path / "var"), "DEBUG": "0",
+                 "SECRET_KEY": "logging-test-" + "x" * 50, "ALLOWED_HOSTS": "localhost", "PORTAL_TESTING": "0",
+                 "DATABASE_URL": f"sqlite:///{tmp_path / 'never-opened.sqlite3'}", **env})  # as in production
+    done = subprocess.run([sys.executable, "-c", LOGS], cwd=Path(__file__).resolve().parents[2], env=base,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def test_log_level_holds_for_django_s_own_loggers(tmp_path):
+    """LOG_LEVEL=ERROR printed every 404's "Not Found" warning all the same: Django's loggers
+    have their own level (INFO) and the root's is not checked for what they propagate."""
+    quiet = _logged(tmp_path, LOG_LEVEL="ERROR")
+    assert "an error" in quiet and "Not Found" not in quiet
+    default = _logged(tmp_path)
+    assert "an error" in default and "Not Found: /verificar/XXXX-XXXX-XXXX/" in default
