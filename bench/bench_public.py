@@ -14,7 +14,11 @@ reference's in the slices next to it. Targets: ratio ≥ 0,5 and p95 ≤ 50 ms.
 
 The cold lines (verification by 5.000 distinct codes, transparency deep pages) take codes and
 pages never requested before in the run, so they measure the build of the answer, not the
-page cache. Also: CSV export (time at both sizes, linear; RSS of the workers after 20
+page cache. Besides the grant acts' codes, the verification is loaded with the alvarás' (the
+QR code inside the vehicle or on the driver's card; each grant has one where the pack's law
+issues it, ``acts.alvara.scope`` — not in every pack: BENCH_PACK chooses one that does) and with
+codes of the same form that are no document (mistyped, made up, enumerated: every answer must
+be the 404 the API promises, any other status is counted as an error). Also: CSV export (time at both sizes, linear; RSS of the workers after 20
 downloads at 40.000, constant) and statistics page (built, not cached, at both sizes: flat).
 
 The statistics page reads summaries the database keeps (licensing.tallies): its build is the
@@ -89,6 +93,21 @@ function done(summary, latency, requests)
 end
 """
 
+# For a line whose answer is not a 200 (a code that is no document: 404), every answer is
+# checked against the status the line expects (WRK_EXPECT), and the others are its errors (a
+# 429 or a 500 would otherwise pass as wrk's ordinary ≥ 400). Its reference slices use the same
+# script, expecting the reference's 200, so that both carry the cost of the check.
+WRK_EXPECTING_SCRIPT = WRK_SCRIPT.replace(
+    'function setup(thread) counter = counter + 1; thread:set("tid", counter) end',
+    'local threads = {}\n'
+    'function setup(thread) counter = counter + 1; thread:set("tid", counter); threads[#threads + 1] = thread end\n'
+    'unexpected = 0\n'
+    'local expected = tonumber(os.getenv("WRK_EXPECT"))\n'
+    'function response(status, headers, body) if status ~= expected then unexpected = unexpected + 1 end end',
+).replace("    e.status, summary.duration", "    wrong(), summary.duration").replace(
+    "function done(", "function wrong() local n = 0; for _, t in ipairs(threads) do n = n + t:get(\"unexpected\") end; return n end\n"
+    "function done(")
+
 
 def _env(var_dir: Path, db_url: str = DB_URL, redis_url: str = REDIS_URL) -> dict:
     """The portal's production settings (DEBUG off, the hashed and compressed static storage of
@@ -112,7 +131,7 @@ from datetime import timedelta
 from django.utils import timezone
 from django.contrib.auth import get_user_model
 from fleet.models import Vehicle
-from licensing.models import Authorization
+from licensing.models import Alvara, Authorization
 from portal import regulation, tenancy
 from portal.issued import sha256_hex
 from portal.models import IssuedDocument, Municipality
@@ -154,6 +173,25 @@ def stored(a):
                           size=len(pdf), signed=True, signer=f"Prefeitura Municipal de {pack.name} (demonstração)",
                           demo_certificate=True, issued_at=a.issued_at)
 IssuedDocument.objects.bulk_create([stored(a) for a in grants], batch_size=5000)
+# each grant's alvará, where the pack's law issues one (acts.alvara.scope: the vehicle's, or the
+# holder's as driver; "none": no alvará, no alvará lines), with its stored PDF like the act's
+alvara_act = pack.act("alvara")
+scope = alvara_act.get("scope", "none")
+if scope != "none":
+    alvaras = Alvara.objects.bulk_create(
+        [Alvara(number=f"{i + 1:06d}/{today.year}", doc_name=alvara_act.get("name", "Alvará"), authorization=a,
+                person=a.holder, vehicle=a.vehicle if scope == "vehicle" else None, status=a.status,
+                issued_at=a.issued_at, valid_until=today + timedelta(days=365), verification_code=verification_code(),
+                legal_basis="bench")
+         for i, a in zip(ids, grants)], batch_size=5000)
+    def stored_alvara(a):
+        pdf = f"%PDF-1.7 bench {a.verification_code}".encode()
+        return IssuedDocument(object_type=Alvara._meta.label_lower, object_id=str(a.pk), kind="alvara",
+                              number=a.number, verification_code=a.verification_code, pdf=pdf,
+                              sha256=sha256_hex(pdf), size=len(pdf), signed=True,
+                              signer=f"Prefeitura Municipal de {pack.name} (demonstração)", demo_certificate=True,
+                              issued_at=a.issued_at)
+    IssuedDocument.objects.bulk_create([stored_alvara(a) for a in alvaras], batch_size=5000)
 from django.db import connection
 with connection.cursor() as cur:
     # what autovacuum does after a bulk load (this machine's PostgreSQL runs without it): the
@@ -165,14 +203,22 @@ with connection.cursor() as cur:
     except Exception:  # noqa: BLE001 - a role without the right to it: the load is flushed later
         pass
 codes = list(Authorization.objects.order_by("?").values_list("verification_code", flat=True))
-open(OUT, "w").write("\n".join(codes))
+alvara_codes = list(Alvara.objects.order_by("?").values_list("verification_code", flat=True))
+# codes of the same form that are no document (mistyped, made up, enumerated): never issued
+known = set(codes) | set(alvara_codes)
+unknown = [c for c in (verification_code() for _ in range(UNKNOWN)) if c not in known]
+open(OUT, "w").write("\n".join([" ".join(codes), " ".join(alvara_codes), " ".join(unknown)]))
 """
 
 
-def _seed(env: dict, pack: str, start: int, n: int, out: Path) -> list[str]:
-    code = f"PACK = {pack!r}\nSTART = {start}\nN = {n}\nOUT = {str(out)!r}\n" + SEED
+def _seed(env: dict, pack: str, start: int, n: int, out: Path) -> dict[str, list[str]]:
+    """Seeds grants ``start`` to ``start + n``; every act's code, every alvará's, and codes that
+    are no document (enough for the cold lines), each list in random order."""
+    unknown = 2 * ROUNDS * 5000 + 200
+    code = f"PACK = {pack!r}\nSTART = {start}\nN = {n}\nOUT = {str(out)!r}\nUNKNOWN = {unknown}\n" + SEED
     subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, check=True)
-    return out.read_text().split()
+    acts, alvaras, unknown_codes = (line.split() for line in out.read_text().split("\n"))
+    return {"acts": acts, "alvaras": alvaras, "unknown": unknown_codes}
 
 
 def _free_port() -> int:
@@ -239,28 +285,46 @@ def _rss_kb(pid: int) -> int:
     return int(re.search(r"VmRSS:\s+(\d+)", text).group(1))
 
 
-def wrk(port: int, paths: list[str], seconds: int, script: Path, tmp: Path) -> dict:
+def wrk(port: int, paths: list[str], seconds: int, script: Path, tmp: Path, expect: int = 200) -> dict:
     listing = tmp / f"paths-{port}.txt"
     listing.write_text("\n".join(paths) + "\n")
     out = subprocess.run(
         ["wrk", "-t2", f"-c{CLIENTS}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script), f"http://{HOST}:{port}"],
-        env={**os.environ, "WRK_PATHS": str(listing)}, capture_output=True, text=True, check=True,
+        env={**os.environ, "WRK_PATHS": str(listing), "WRK_EXPECT": str(expect)}, capture_output=True, text=True,
+        check=True,
     ).stdout
     requests, errors, status_errors, duration_us, p95_us = re.search(r"WRK (\d+) (\d+) (\d+) (\d+) ([\d.]+)", out).groups()
     return {"n": int(requests), "errors": int(errors) + int(status_errors),
             "rps": int(requests) / (int(duration_us) / 1e6), "p95_ms": float(p95_us) / 1000}
 
 
-def scenarios(codes: list[str], grants: int, rounds: int) -> dict[str, list]:
+# the status a line's every answer must have, where it is not 200
+EXPECTED = {"verificação API, códigos inexistentes": 404, "verificação página, códigos inexistentes": 404}
+
+
+def scenarios(seeded: dict[str, list[str]], grants: int, rounds: int) -> dict[str, list]:
     """name → paths, or a list of path lists (one per round: the cold lines never repeat)."""
     pages = max(grants // 50, 1)
     rng = random.Random(grants)
     deep = list(range(2, pages + 1))
     rng.shuffle(deep)
     per_round = max(min(len(deep) // (2 * rounds + 2), 200), 1)
+    codes = seeded["acts"]
     cold_codes = codes[100:]
     per_round_codes = min(5000, len(cold_codes) // (rounds + 1))
     repeated = codes[0]
+
+    def cold(prefix: str, kind: str) -> dict[str, list]:
+        """The API line takes a kind's codes from the front of its list, the page line from the
+        back: 5.000 codes a round, none asked twice in the run at this size."""
+        found = seeded[kind]
+        n = min(5000, len(found) // (2 * rounds))
+        if not n:  # none of this kind (a pack whose law issues no alvará): no line
+            return {}
+        return {f"verificação API, {prefix}": [[f"/api/v1/verify/{c}/" for c in found[r * n:(r + 1) * n]]
+                                               for r in range(rounds)],
+                f"verificação página, {prefix}": [[f"/verificar/{c}/" for c in found[-(r + 1) * n:][:n]]
+                                                  for r in range(rounds)]}
     quotes = [f"modality=taxi&km={km}&at=2026-11-29T{h:02d}:30:00-03:00" for km in (1, 2.5, 7, 10, 18.3) for h in (8, 14, 22)]
     page_quotes = [f"modality=taxi&km={km}&date=2026-11-29&time={h:02d}:30" for km in (1, 2.5, 7, 10, 18.3) for h in (8, 14, 22)]
     return {
@@ -277,6 +341,9 @@ def scenarios(codes: list[str], grants: int, rounds: int) -> dict[str, list]:
         "verificação página, um código": [f"/verificar/{repeated}/"],
         "verificação página, 5.000 códigos": [[f"/verificar/{c}/" for c in codes[-(r + 1) * per_round_codes:][:per_round_codes]]
                                                for r in range(rounds)],
+        # the QR code inside the vehicle (or on the driver's card), and codes that are no document
+        **cold("alvarás distintos", "alvaras"),
+        **cold("códigos inexistentes", "unknown"),
         "transparência API, página 1": ["/api/v1/authorizations/"],
         "transparência API, páginas fundas": [[f"/api/v1/authorizations/?page={p}" for p in deep[r * per_round:(r + 1) * per_round]]
                                                for r in range(rounds)],
@@ -287,10 +354,11 @@ def scenarios(codes: list[str], grants: int, rounds: int) -> dict[str, list]:
     }
 
 
-def load_lines(portal: Server, ref: Server, codes: list[str], grants: int, tmp: Path) -> bool:
-    script = tmp / "wrk.lua"
+def load_lines(portal: Server, ref: Server, seeded: dict[str, list[str]], grants: int, tmp: Path) -> bool:
+    script, expecting = tmp / "wrk.lua", tmp / "wrk-expecting.lua"
     script.write_text(WRK_SCRIPT)
-    lines = {name: paths for name, paths in scenarios(codes, grants, ROUNDS).items() if re.search(LINES, name)}
+    expecting.write_text(WRK_EXPECTING_SCRIPT)
+    lines = {name: paths for name, paths in scenarios(seeded, grants, ROUNDS).items() if re.search(LINES, name)}
     warm = {name: p for name, p in lines.items() if isinstance(p[0], str)}
     for paths in warm.values():  # every worker has imported its templates and the pack
         wrk(portal.port, paths, 1, script, tmp)
@@ -300,10 +368,13 @@ def load_lines(portal: Server, ref: Server, codes: list[str], grants: int, tmp: 
     ok = True
     for name, paths in lines.items():
         ref_runs, runs = [], []
+        status = EXPECTED.get(name)
+        line_script = expecting if status else script
         for r in range(ROUNDS):
-            ref_runs.append(wrk(ref.port, ["/"], SECONDS, script, tmp))
+            ref_runs.append(wrk(ref.port, ["/"], SECONDS, line_script, tmp))
             ref.drain()
-            runs.append(wrk(portal.port, paths[r] if isinstance(paths[0], list) else paths, SECONDS, script, tmp))
+            runs.append(wrk(portal.port, paths[r] if isinstance(paths[0], list) else paths, SECONDS, line_script, tmp,
+                            expect=status or 200))
             portal.drain()
         ratio = sum(x["n"] for x in runs) / max(sum(x["n"] for x in ref_runs), 1)
         p95 = statistics.median(x["p95_ms"] for x in runs)
@@ -377,6 +448,9 @@ def main() -> int:
         for grants in SIZES:
             codes = _seed(env, pack, seeded, grants - seeded, tmp / "codes.txt")
             seeded = grants
+            if not codes["alvaras"]:
+                print(f"(o pacote {pack} não emite alvará: sem as linhas de verificação de alvarás; "
+                      "BENCH_PACK escolhe outro)", flush=True)
             ref = Server("reference.wsgi:application", ROOT / "bench" / "reference", env, "/")
             portal = Server("portal.wsgi:application", ROOT, served, "/healthz/")
             try:
