@@ -43,7 +43,15 @@ from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.common import DB_URL, QUICK, app_role_env, connect_as_application, scratch_dir  # noqa: E402
+from bench.common import (  # noqa: E402
+    DB_URL,
+    QUICK,
+    app_role_env,
+    connect_as_application,
+    drop_database,
+    recreate_database,
+    scratch_dir,
+)
 from bench.common import result as report_line  # noqa: E402
 
 MANY, PER = (20, 500) if QUICK else (100, 1_000)
@@ -252,6 +260,38 @@ def run_expiry(active: list, everyone: list) -> tuple[float, int]:
     return time.perf_counter() - started, changed
 
 
+def expiry_databases(name: str):
+    """Where the expiry is measured, and in which order (a generator: each step is entered with
+    the connection on its database). The many municipalities' run and the big one's expire
+    disjoint rows, so both run on one database: many then one on the bench's database and, on
+    PostgreSQL, one then many on a copy of it made before either ran (``CREATE DATABASE …
+    TEMPLATE``, dropped at the end). Measured once each in one order, the ratio moved between
+    1,26× and 1,67× across runs with the same code: each run is ~10 s of a shared machine, and
+    the second inherits what the first left (its WAL, the checkpoint's work)."""
+    if connection.vendor != "postgresql":
+        yield ("many", "one")
+        return
+    settings_dict = connection.settings_dict
+    connect_as_application(connection, False)
+    connection.close()  # a template must have no session
+    parts = urlparse(os.environ["DATABASE_URL"])
+    owner = settings_dict["USER"] + (f":{settings_dict['PASSWORD']}" if settings_dict["PASSWORD"] else "")
+    copy = f"{name}_copia"
+    copy_url = urlunparse(parts._replace(netloc=f"{owner}@{parts.hostname}:{parts.port or 5432}", path="/" + copy))
+    recreate_database(copy_url, template=name)
+    try:
+        yield ("many", "one")
+        connect_as_application(connection, False)
+        connection.close()
+        settings_dict["NAME"] = copy
+        yield ("one", "many")
+    finally:
+        connect_as_application(connection, False)
+        connection.close()
+        settings_dict["NAME"] = name
+        drop_database(copy_url)
+
+
 def main() -> int:
     from django.contrib.auth import get_user_model
 
@@ -329,17 +369,20 @@ def main() -> int:
         Authorization.all_tenants.filter(municipality__in=everyone).update(valid_until=today - timedelta(days=1))
         vacuum()
         regulation.invalidate()
-        connect_as_application(connection)  # the worker's role
-        many_s, many_n = run_expiry(small, everyone)
-        vacuum()  # the first run's 100.000 updated rows are not the second's to clean up
-        connect_as_application(connection)
-        one_s, one_n = run_expiry([big], everyone)
-        assert many_n == TOTAL and one_n == TOTAL, (many_n, one_n)
-        with tenancy.activate(big):
-            assert not Authorization.objects.filter(status__in=["active", "suspended"]).exists()
-        ratio = many_s / one_s
-        print(f"expiração: {MANY} execuções × {PER} = {many_s:.1f} s; 1 execução × {TOTAL} = {one_s:.1f} s")
-        ok &= report_line(f"expiração: {MANY}×{PER} ÷ 1×{TOTAL}", f"{ratio:.2f}× ({many_s:.1f} / {one_s:.1f} s)",
+        many_s, one_s = [], []
+        for order in expiry_databases(connection.settings_dict["NAME"]):  # many then one; on PostgreSQL, one then many on a copy
+            for runs in order:
+                vacuum()  # and before the second: the first run's 100.000 updated rows are not its to clean up
+                connect_as_application(connection)  # the worker's role
+                seconds, changed = run_expiry(small if runs == "many" else [big], everyone)
+                assert changed == TOTAL, (runs, changed)
+                (many_s if runs == "many" else one_s).append(seconds)
+            with tenancy.activate(big):
+                assert not Authorization.objects.filter(status__in=["active", "suspended"]).exists()
+        ratio = sum(many_s) / sum(one_s)
+        shown = " e ".join(f"{m:.1f} / {o:.1f} s" for m, o in zip(many_s, one_s, strict=True))
+        print(f"expiração: {MANY} execuções × {PER} contra 1 execução × {TOTAL}: {shown}")
+        ok &= report_line(f"expiração: {MANY}×{PER} ÷ 1×{TOTAL}", f"{ratio:.2f}× ({shown})",
                           f"≤ {JOB_TARGET}×", ratio <= JOB_TARGET)
     finally:
         connect_as_application(connection, False)
