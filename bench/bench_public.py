@@ -383,7 +383,8 @@ def load_lines(portal: Server, ref: Server, seeded: dict[str, list[str]], grants
         rps = statistics.mean(x["rps"] for x in runs)
         ref_rps = statistics.mean(x["rps"] for x in ref_runs)
         passed = ratio >= MIN_RATIO and p95 <= MAX_P95 and errors == 0
-        ok &= result(f"{name} @{grants}", f"{ratio:.2f}× ({rps:.0f}/{ref_rps:.0f} req/s) p95 {p95:.0f} ms (ref. {ref_p95:.0f})"
+        # shown cut (not rounded) to two decimals: a line just under 0,5 never reads "0.50× FALHOU"
+        ok &= result(f"{name} @{grants}", f"{int(ratio * 100) / 100:.2f}× ({rps:.0f}/{ref_rps:.0f} req/s) p95 {p95:.0f} ms (ref. {ref_p95:.0f})"
                      + (f" {errors} erros" if errors else ""), "≥0,5× p95≤50ms", passed)
     return ok
 
