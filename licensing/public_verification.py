@@ -6,6 +6,7 @@ licensing.portal_providers.register(): the document found, and what the public m
 from __future__ import annotations
 
 import functools
+import json
 
 from django.db.models import Case, Value, When
 
@@ -255,6 +256,15 @@ def _drivers_of_row(holder: str, has_auxiliaries: bool, grant_id: int) -> list[s
     return list(dict.fromkeys(n for n in names if n))
 
 
+def _stored_pdf_of_row(row: dict) -> dict:
+    """What _sha256_of and _signer_of give, from a verification row's ``stored_pdf`` (the stored PDF's
+    hash, signed flag and signer; None while the PDF is not stored)."""
+    if row["stored_pdf"] is None:
+        return {"sha256": None, "signer": ""}
+    pdf = json.loads(row["stored_pdf"])
+    return {"sha256": pdf["sha256"], "signer": pdf["signer"] if pdf["signed"] else ""}
+
+
 def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
     """The Verification that verification() builds for an Authorization without amendments,
     from verification_rows() (same fields, same values)."""
@@ -272,8 +282,8 @@ def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
         code=row["verification_code"], suspended_until=row["suspended_until"] if status == "suspended" else None,
         act_basis=row["legal_basis"],
         vehicle={k: row[f"vehicle__{k}"] for k in ("make", "model", "color")} if has_vehicle else None,
-        drivers=_drivers_of_row(person, row["has_auxiliaries"], row["id"]), sha256=row["pdf_sha256"],
-        signer=row["pdf_signer"] if row["pdf_signed"] else "", amended_by=[],
+        drivers=_drivers_of_row(person, row["has_auxiliaries"], row["id"]), **_stored_pdf_of_row(row),
+        amended_by=[],
     )
 
 
@@ -303,8 +313,7 @@ def _alvara_verification_of_row(row: dict, pack: Pack) -> Verification:
         code=row["verification_code"], act_basis=row["legal_basis"],
         vehicle={k: row[f"{prefix}{k}"] for k in ("make", "model", "color")} if prefix else None,
         drivers=_drivers_of_row(person, row["has_auxiliaries"], row["authorization_id"]), superseded_by=None,
-        sha256=row["pdf_sha256"],
-        signer=row["pdf_signer"] if row["pdf_signed"] else "",
+        **_stored_pdf_of_row(row),
     )
 
 

@@ -47,6 +47,21 @@ def test_the_stored_pdf_hash_and_signer_are_the_same(grant):
     assert fast.signer == (stored.signer if stored.signed else "")
 
 
+def test_an_unsigned_stored_pdf_shows_its_hash_and_no_signer(grant):
+    """The stored PDF's hash, signed flag and signer come in one subquery: a PDF stored without
+    a signature (no certificate at the issue) shows its hash, and no signer whatever it names."""
+    from portal.issued import sha256_hex
+    from portal.models import IssuedDocument
+
+    auth, _ = grant
+    pdf = b"%PDF-1.7 sem assinatura"
+    IssuedDocument.objects.create(object_type="licensing.authorization", object_id=str(auth.pk), kind="authorization",
+                                  number=auth.number, verification_code=auth.verification_code, pdf=pdf,
+                                  sha256=sha256_hex(pdf), size=len(pdf), signed=False, signer="Prefeitura (pendente)")
+    full, fast = _both(auth.verification_code)
+    assert fast == full and fast.sha256 == sha256_hex(pdf) and fast.signer == ""
+
+
 def test_suspended_expired_no_vehicle_and_nameless_holder(grant):
     auth, _ = grant
     today = regulation.current().today()
