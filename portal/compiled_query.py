@@ -147,8 +147,7 @@ def ids_where(model, field: str, value: Any) -> list:
     return [row["pk"] for row in _ids_lookup(model, field).rows(value)]
 
 
-
-def first_where(model, field: str, value: Any, queryset: Callable[[], QuerySet] | None = None):
+def first_where(model, field: str, value: Any, queryset: Callable[[], QuerySet] | None = None) -> Any:
     """The row of ``model`` whose ``field`` is ``value``, read from ``queryset()`` (default: its
     ``objects`` manager; a caller's select_related), or None. The id is asked by ids_where
     first, so that a value that is no row costs one prepared statement and no queryset is built
