@@ -166,13 +166,13 @@ grants = Authorization.objects.bulk_create(
 # each act as issued: its PDF stored and signed at the issue (portal.issued.frozen_pdf), which the
 # verification reads (the card shows the PDF's SHA-256 and signer); a few bytes stand for the
 # PDF, which no public page reads
-def stored(a):
-    pdf = f"%PDF-1.7 bench {a.verification_code}".encode()
-    return IssuedDocument(object_type=Authorization._meta.label_lower, object_id=str(a.pk), kind="authorization",
-                          number=a.number, verification_code=a.verification_code, pdf=pdf, sha256=sha256_hex(pdf),
+def stored(doc, kind):
+    pdf = f"%PDF-1.7 bench {doc.verification_code}".encode()
+    return IssuedDocument(object_type=type(doc)._meta.label_lower, object_id=str(doc.pk), kind=kind,
+                          number=doc.number, verification_code=doc.verification_code, pdf=pdf, sha256=sha256_hex(pdf),
                           size=len(pdf), signed=True, signer=f"Prefeitura Municipal de {pack.name} (demonstração)",
-                          demo_certificate=True, issued_at=a.issued_at)
-IssuedDocument.objects.bulk_create([stored(a) for a in grants], batch_size=5000)
+                          demo_certificate=True, issued_at=doc.issued_at)
+IssuedDocument.objects.bulk_create([stored(a, "authorization") for a in grants], batch_size=5000)
 # each grant's alvará, where the pack's law issues one (acts.alvara.scope: the vehicle's, or the
 # holder's as driver; "none": no alvará, no alvará lines), with its stored PDF like the act's
 alvara_act = pack.act("alvara")
@@ -184,14 +184,7 @@ if scope != "none":
                 issued_at=a.issued_at, valid_until=today + timedelta(days=365), verification_code=verification_code(),
                 legal_basis="bench")
          for i, a in zip(ids, grants)], batch_size=5000)
-    def stored_alvara(a):
-        pdf = f"%PDF-1.7 bench {a.verification_code}".encode()
-        return IssuedDocument(object_type=Alvara._meta.label_lower, object_id=str(a.pk), kind="alvara",
-                              number=a.number, verification_code=a.verification_code, pdf=pdf,
-                              sha256=sha256_hex(pdf), size=len(pdf), signed=True,
-                              signer=f"Prefeitura Municipal de {pack.name} (demonstração)", demo_certificate=True,
-                              issued_at=a.issued_at)
-    IssuedDocument.objects.bulk_create([stored_alvara(a) for a in alvaras], batch_size=5000)
+    IssuedDocument.objects.bulk_create([stored(a, "alvara") for a in alvaras], batch_size=5000)
 from django.db import connection
 with connection.cursor() as cur:
     # what autovacuum does after a bulk load (this machine's PostgreSQL runs without it): the

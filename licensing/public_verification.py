@@ -57,7 +57,12 @@ def _sha256_of(doc, kind: str) -> str | None:
 
 def _signer_of(doc, kind: str) -> str:
     stored = _stored(doc, kind)
-    return stored.signer if stored is not None and stored.signed else ""
+    return _signer_shown(stored.signed, stored.signer) if stored is not None else ""
+
+
+def _signer_shown(signed: bool, signer: str) -> str:
+    """The signer the public sees: only of a PDF that was signed."""
+    return signer if signed else ""
 
 
 def _stored(doc, kind: str):
@@ -262,7 +267,7 @@ def _stored_pdf_of_row(row: dict) -> dict:
     if row["stored_pdf"] is None:
         return {"sha256": None, "signer": ""}
     pdf = json.loads(row["stored_pdf"])
-    return {"sha256": pdf["sha256"], "signer": pdf["signer"] if pdf["signed"] else ""}
+    return {"sha256": pdf["sha256"], "signer": _signer_shown(pdf["signed"], pdf["signer"])}
 
 
 def _authorization_verification_of_row(row: dict, pack: Pack) -> Verification:
