@@ -17,10 +17,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.common import scratch_dir  # noqa: E402
+from bench.common import in_scratch  # noqa: E402
 
-_db = scratch_dir("bench-enforcement-") / "bench_enforcement.sqlite3"
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{_db}")
+# its own SQLite database, whatever DATABASE_URL says: the bench migrates, loads every pack and
+# writes users, grants and autos
+os.environ["DATABASE_URL"] = f"sqlite:///{in_scratch('bench-enforcement-') / 'bench_enforcement.sqlite3'}"
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("SECRET_KEY", "bench-only")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")

@@ -31,8 +31,8 @@ from bench.common import (  # noqa: E402
     app_role_env,
     connect_as_application,
     drop_database,
+    in_scratch,
     recreate_database,
-    scratch_dir,
 )
 from bench.common import result as report_line  # noqa: E402
 
@@ -40,8 +40,7 @@ N = int(sys.argv[1]) if len(sys.argv) > 1 else (8_000 if QUICK else 40_000)
 TARGET = 3.0
 
 os.environ["PORTAL_TESTING"] = "1"
-os.environ["VAR_DIR"] = str(scratch_dir("bench-jobs-"))
-os.environ.pop("REDIS_URL", None)  # never leave bench messages on a shared broker
+in_scratch("bench-jobs-")  # never leave bench files or messages where a portal would take them
 os.environ.update(app_role_env())  # the owner's migrate creates the application's role (bench.common)
 if DB_URL != "sqlite":
     os.environ["DATABASE_URL"] = DB_URL

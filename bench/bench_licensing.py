@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import DB_URL, QUICK, app_role_env, connect_as_application, result, scratch_dir  # noqa: E402
+from bench.common import DB_URL, QUICK, app_role_env, connect_as_application, in_scratch, result  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 os.environ.setdefault("PORTAL_TESTING", "1")
 os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"  # the PDFs are frozen at commit, in this process
-os.environ.pop("REDIS_URL", None)
+in_scratch("bench-licensing-")  # never leave bench files or messages where a portal would take them
 os.environ.update(app_role_env())  # the owner's migrate creates the application's role (bench.common)
 if DB_URL != "sqlite":
     os.environ["DATABASE_URL"] = DB_URL
@@ -28,7 +28,6 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.conf import settings  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
@@ -48,7 +47,6 @@ def timed(func, repeat: int = REPEAT) -> float:
 
 def main() -> int:
     setup_test_environment()
-    settings.MEDIA_ROOT = str(scratch_dir("bench-licensing-"))
     old_name = connection.creation.create_test_db(verbosity=0)
     try:
         return run()

@@ -114,6 +114,7 @@ def _env(var_dir: Path, db_url: str = DB_URL, redis_url: str = REDIS_URL) -> dic
     the Dockerfile), with the run's own VAR_DIR: its collected static files, its demonstration
     certificates."""
     env = dict(os.environ)
+    env.pop("MEDIA_ROOT", None)  # the run's stored PDFs under its VAR_DIR, never the caller's media
     env.update({
         "DATABASE_URL": db_url, "DEBUG": "0", "SECRET_KEY": "bench-only-not-secret-" + "x" * 40,
         "ALLOWED_HOSTS": f"{HOST},localhost", "SECURE_COOKIES": "0", "SECURE_SSL_REDIRECT": "0",

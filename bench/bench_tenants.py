@@ -49,8 +49,8 @@ from bench.common import (  # noqa: E402
     app_role_env,
     connect_as_application,
     drop_database,
+    in_scratch,
     recreate_database,
-    scratch_dir,
 )
 from bench.common import result as report_line  # noqa: E402
 
@@ -61,8 +61,7 @@ PAGE_TARGET, JOB_TARGET = 1.2, 1.5
 GAP_SECONDS = float(os.environ.get("BENCH_GAP_SECONDS", "0.5"))
 
 os.environ["PORTAL_TESTING"] = "1"
-os.environ["VAR_DIR"] = str(scratch_dir("bench-tenants-"))
-os.environ.pop("REDIS_URL", None)  # never leave bench messages on a shared broker
+in_scratch("bench-tenants-")  # never leave bench files or messages where a portal would take them
 os.environ["THROTTLE_VERIFY"] = "100000000/min"  # the bench asks far more than a person would
 os.environ.update(app_role_env())  # the owner's migrate creates the application's role (bench.common)
 if DB_URL != "sqlite":

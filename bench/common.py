@@ -41,6 +41,19 @@ def scratch_dir(prefix: str) -> Path:
     return path
 
 
+def in_scratch(prefix: str) -> Path:
+    """An in-process bench's own VAR_DIR (its Celery queue, media files, demonstration
+    certificates, SQLite files) in a scratch directory, and no REDIS_URL or MEDIA_ROOT of the
+    caller's: what it stores and the tasks it sends never reach the checkout's var/ or a shared
+    broker, where the worker of ``make run`` would take them — tasks naming records of the
+    bench's database, run against the demo's (a bench that left 390 of them was found so)."""
+    var = scratch_dir(prefix)
+    os.environ["VAR_DIR"] = str(var)
+    os.environ.pop("REDIS_URL", None)
+    os.environ.pop("MEDIA_ROOT", None)
+    return var
+
+
 def _admin_connection(url: str = DB_URL):
     """A connection to the maintenance database of the (local only) server of ``url``, and the
     name of ``url``'s database."""
