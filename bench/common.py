@@ -46,7 +46,7 @@ def in_scratch(prefix: str) -> Path:
     certificates, SQLite files) in a scratch directory, and no REDIS_URL or MEDIA_ROOT of the
     caller's: what it stores and the tasks it sends never reach the checkout's var/ or a shared
     broker, where the worker of ``make run`` would take them — tasks naming records of the
-    bench's database, run against the demo's (a bench that left 390 of them was found so)."""
+    bench's database, run against the demo's (one run of bench_enforcement left 390 there)."""
     var = scratch_dir(prefix)
     os.environ["VAR_DIR"] = str(var)
     os.environ.pop("REDIS_URL", None)
