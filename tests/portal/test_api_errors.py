@@ -47,14 +47,26 @@ def test_method_and_media_type_refusals_speak_portuguese(alegre, api):
     assert _portuguese(wrong_media.json()) == 'Tipo de mídia "text/plain" não é suportado.'
 
 
+# The throttle's windows are whole minutes of the clock (portal.throttling): the wait is what is
+# left of the minute, so the clock is fixed — at 59,5 s the answer is one second, in the singular
+# (unfixed, the test failed whenever its requests fell in a minute's last second).
 @pytest.mark.django_db
-def test_throttled_answer_speaks_portuguese_and_says_when(alegre, client, monkeypatch):
+@pytest.mark.parametrize(("second", "message", "retry_after"), [
+    (20.0, "Muitas requisições. Tente de novo em 40 segundos.", "40"),
+    (59.5, "Muitas requisições. Tente de novo em 1 segundo.", "1"),
+])
+def test_throttled_answer_speaks_portuguese_and_says_when(alegre, client, monkeypatch, second, message, retry_after):
+    from types import SimpleNamespace
+
     from rest_framework.throttling import ScopedRateThrottle
 
+    import portal.throttling
+
+    minute = 60 * 29_000_000  # any whole minute
+    monkeypatch.setattr(portal.throttling, "time", SimpleNamespace(time=lambda: minute + second))
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"verify": "1/min"})
     client.get("/api/v1/verify/AAAA-AAAA-AAA1/")
     response = client.get("/api/v1/verify/AAAA-AAAA-AAA2/")
     assert response.status_code == 429
-    detail = _portuguese(response.json())
-    assert detail.startswith("Muitas requisições. Tente de novo em ") and detail.endswith("segundos.")
-    assert int(response["Retry-After"]) > 0
+    assert _portuguese(response.json()) == message
+    assert response["Retry-After"] == retry_after
