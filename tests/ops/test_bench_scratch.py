@@ -10,16 +10,14 @@ developer's environment, and must have moved every such path to its own scratch 
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ops.fresh import ROOT, fresh_json
+
 IN_PROCESS = ["bench_enforcement", "bench_jobs", "bench_licensing", "bench_tenants"]
 KEYS = ("VAR_DIR", "REDIS_URL", "MEDIA_ROOT", "DATABASE_URL")
 
@@ -35,13 +33,6 @@ def _developer_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def _run(code: str, env: dict[str, str]) -> dict:
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def _in_scratch(path: str) -> bool:
     resolved = Path(path).resolve()
     return (Path(tempfile.gettempdir()).resolve() in resolved.parents
@@ -51,9 +42,8 @@ def _in_scratch(path: str) -> bool:
 @pytest.mark.parametrize("module", IN_PROCESS)
 def test_an_in_process_bench_keeps_its_files_messages_and_data_to_itself(module, tmp_path):
     env = _developer_env(tmp_path)
-    seen = _run(
-        "import importlib, json, os, sys\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
+    seen = fresh_json(
+        "import importlib, json, os\n"
         f"importlib.import_module('bench.{module}')\n"
         f"print(json.dumps({{k: os.environ.get(k) for k in {KEYS!r}}}))\n",
         env,
@@ -67,9 +57,8 @@ def test_an_in_process_bench_keeps_its_files_messages_and_data_to_itself(module,
 def test_the_public_bench_serves_the_portal_with_its_own_files_broker_and_database(tmp_path):
     env = _developer_env(tmp_path)
     served = tmp_path / "run" / "var"
-    seen = _run(
-        "import json, sys\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
+    seen = fresh_json(
+        "import json\n"
         "from pathlib import Path\n"
         "from bench import bench_public\n"
         f"env = bench_public._env(Path({str(served)!r}))\n"

@@ -8,29 +8,21 @@ another database, counted from the caller's, whether or not xdist runs it.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.ops.fresh import fresh_json
 
 
 def _redis_url_seen_by(env_extra: dict[str, str]) -> dict:
     """REDIS_URL (and the caller's, kept) after tests/parallel.py ran in a fresh process."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_XDIST_WORKER", "PORTAL_TESTS_CALLER_REDIS_URL")}
     env.update(env_extra)
-    code = ("import json, os, sys\n"
-            f"sys.path.insert(0, {str(ROOT)!r})\n"
-            "import tests.parallel\n"
-            "print(json.dumps({'url': os.environ.get('REDIS_URL'),"
-            " 'caller': os.environ.get('PORTAL_TESTS_CALLER_REDIS_URL')}))\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=60, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return fresh_json("import json, os\n"
+                      "import tests.parallel\n"
+                      "print(json.dumps({'url': os.environ.get('REDIS_URL'),"
+                      " 'caller': os.environ.get('PORTAL_TESTS_CALLER_REDIS_URL')}))\n", env)
 
 
 def test_a_run_without_workers_leaves_the_caller_s_database_alone():
